@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Swift 6 language mode and warnings-as-errors-clean code for every target.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "swift-data-stores",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "StoreProtocol", targets: ["StoreProtocol"]),
+        .library(name: "MemoryStore", targets: ["MemoryStore"]),
+        .library(name: "JSONStore", targets: ["JSONStore"]),
+        .library(name: "LogStore", targets: ["LogStore"]),
+        .library(name: "StoreConformance", targets: ["StoreConformance"]),
+    ],
+    targets: [
+        .target(name: "StoreProtocol", swiftSettings: swiftSettings),
+        .target(name: "MemoryStore", dependencies: ["StoreProtocol"], swiftSettings: swiftSettings),
+        .target(name: "JSONStore", dependencies: ["StoreProtocol"], swiftSettings: swiftSettings),
+        .target(name: "LogStore", dependencies: ["StoreProtocol"], swiftSettings: swiftSettings),
+        .target(name: "StoreConformance", dependencies: ["StoreProtocol"], swiftSettings: swiftSettings),
+
+        .testTarget(
+            name: "StoreProtocolTests",
+            dependencies: ["StoreProtocol", "MemoryStore"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "MemoryStoreTests",
+            dependencies: ["MemoryStore", "StoreProtocol"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "Conformance",
+            dependencies: ["StoreConformance", "StoreProtocol", "MemoryStore"],
+            swiftSettings: swiftSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,131 @@
+import Foundation
+import StoreProtocol
+import Synchronization
+
+/// A ``DataStore`` that keeps snapshots and full history in memory. Thread-safe; its cost is
+/// close to a dictionary of snapshots (a save is O(changes)).
+public final class MemoryStore: DataStore, HistoryProviding {
+    public typealias Snapshot = DefaultSnapshot
+    public typealias HistoryType = DefaultHistoryTransaction
+
+    public let configuration: MemoryStoreConfiguration
+    public let identifier: String
+    public let schema: Schema
+    private let storage: Storage
+
+    /// Opens a fresh store, or the shared one of the same name.
+    /// - Throws: ``DataStoreError/Code/invalidSchema`` without a schema;
+    ///   ``DataStoreError/Code/invalidConfiguration`` when a shared store of this name holds other
+    ///   model types; ``DataStoreError/Code/unknownEntity`` when seed models are not in the schema.
+    public init(_ configuration: MemoryStoreConfiguration) throws {
+        guard let schema = configuration.schema else {
+            throw DataStoreError(.invalidSchema, "MemoryStore '\(configuration.name)' needs a schema; open it through a ModelContainer.")
+        }
+        self.configuration = configuration
+        self.schema = schema
+        if configuration.isShared {
+            let storage = try Storage.shared(named: configuration.name) { try Storage(schema: schema, seed: configuration.seed) }
+            let missing = schema.entities.map(\.name).filter { storage.schema.entity(named: $0) == nil }
+            guard missing.isEmpty else {
+                throw DataStoreError(.invalidConfiguration,
+                    "The shared memory store '\(configuration.name)' was opened for \(storage.schema) and cannot hold "
+                    + "\(missing.joined(separator: ", ")). Use another name.")
+            }
+            self.storage = storage
+        } else {
+            storage = try Storage(schema: schema, seed: configuration.seed)
+        }
+        identifier = storage.identifier
+    }
+
+    public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
+        let rows = storage.state.withLock { $0.table.snapshots(of: T.entityName) }
+        return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: try SnapshotQuery.evaluate(request.descriptor, over: rows))
+    }
+
+    public func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
+        let descriptor = request.descriptor
+        if descriptor.predicate == nil, !descriptor.isPagedForCount {
+            return storage.state.withLock { $0.table.count(of: T.entityName) }
+        }
+        return try fetch(request).fetchedSnapshots.count
+    }
+
+    public func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
+        guard configuration.allowsSave else {
+            throw DataStoreError(.readOnly, "The memory store '\(configuration.name)' is read-only; nothing was saved.")
+        }
+        return try storage.state.withLock { state in
+            let outcome = try state.table.apply(request, storeIdentifier: identifier)
+            if !outcome.changes.isEmpty {
+                state.history.append(author: request.editingState.author, changes: outcome.changes)
+                state.history.apply(configuration.historyRetention)
+            }
+            return outcome.result
+        }
+    }
+
+    public func erase() throws {
+        storage.state.withLock { state in
+            state.table.removeAll()
+            state.history.removeAll()
+        }
+    }
+
+    // MARK: HistoryProviding
+
+    public func fetchHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws -> [DefaultHistoryTransaction] {
+        try storage.state.withLock { try $0.history.fetch(descriptor, storeIdentifier: identifier, schema: schema) }
+    }
+
+    public func deleteHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws {
+        try storage.state.withLock { _ = try $0.history.delete(descriptor, storeIdentifier: identifier, schema: schema) }
+    }
+
+    public func currentHistoryToken() throws -> DefaultHistoryToken? {
+        storage.state.withLock { state in
+            state.history.lastTransactionNumber == 0 ? nil
+                : DefaultHistoryToken(storeIdentifier: identifier, transactionNumber: state.history.lastTransactionNumber)
+        }
+    }
+}
+
+extension FetchDescriptor {
+    /// Whether offset or limit would change a plain count.
+    fileprivate var isPagedForCount: Bool { fetchOffset != nil || fetchLimit != nil }
+}
+
+/// The data of one memory store, shared by every `MemoryStore` opened on it.
+private final class Storage: Sendable {
+    struct State: Sendable {
+        var table: SnapshotTable
+        var history = HistoryLog()
+    }
+
+    let identifier = UUID().uuidString
+    let schema: Schema
+    let state: Mutex<State>
+
+    init(schema: Schema, seed: (@Sendable () -> [any PersistentModel])?) throws {
+        self.schema = schema
+        var table = SnapshotTable(schema: schema)
+        if let seed {
+            let snapshots = try seed().map { model in
+                DefaultSnapshot(persistentIdentifier: model.persistentModelID, values: try SnapshotEncoder().encodeAttributes(model))
+            }
+            _ = try table.apply(DataStoreSaveChangesRequest(editingState: EditingState(author: "seed"), inserted: snapshots), storeIdentifier: identifier)
+        }
+        state = Mutex(State(table: table))
+    }
+
+    private static let registry = Mutex<[String: Storage]>([:])
+
+    static func shared(named name: String, make: () throws -> Storage) throws -> Storage {
+        try registry.withLock { registry in
+            if let existing = registry[name] { return existing }
+            let made = try make()
+            registry[name] = made
+            return made
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import StoreProtocol
+
+/// An in-memory store, for previews, tests and caches.
+///
+/// ```swift
+/// let preview = MemoryStoreConfiguration(seed: { [Trip(name: "Sample", …)] })
+/// let container = try ModelContainer(for: Trip.self, configurations: preview)
+/// ```
+public struct MemoryStoreConfiguration: DataStoreConfiguration {
+    public typealias Store = MemoryStore
+
+    public var name: String
+    public var schema: Schema?
+    public var allowsSave: Bool
+    /// When `true`, every store opened in this process with the same ``name`` shares one set of
+    /// data and history (until the process ends).
+    public var isShared: Bool
+    /// How long history is kept.
+    public var historyRetention: HistoryRetention
+    /// Models the store starts with, stored without a history transaction. Called once, when
+    /// the store (or, if shared, its first opening) is made.
+    public var seed: (@Sendable () -> [any PersistentModel])?
+
+    public init(
+        name: String = "memory", schema: Schema? = nil, isShared: Bool = false, allowsSave: Bool = true,
+        historyRetention: HistoryRetention = .unlimited, seed: (@Sendable () -> [any PersistentModel])? = nil
+    ) {
+        self.name = name
+        self.schema = schema
+        self.isShared = isShared
+        self.allowsSave = allowsSave
+        self.historyRetention = historyRetention
+        self.seed = seed
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+
+extension ModelContext {
+    /// The models a descriptor selects. Fetched models join the identity map: fetching a model
+    /// twice gives the same instance. A registered model without unsaved changes takes the
+    /// stored values (another context's or process's save); one with unsaved changes keeps them.
+    ///
+    /// With `includePendingChanges` (the default) and unsaved changes to `T`, the context reads
+    /// every `T` from the store and filters in memory, so that unsaved values count.
+    /// - Throws: ``DataStoreError`` (unknown entity, undecodable snapshot, invalid predicate) or
+    ///   what the store throws.
+    public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        let store = try container.stores[container.storeIndex(for: T.self)]
+        guard descriptor.includePendingChanges, try hasPendingChanges(for: T.self) else {
+            return try fetchSnapshots(descriptor, from: store).map { try materialize($0) }
+        }
+        // Unsaved changes count: evaluate over registered instances (with their unsaved values),
+        // stored rows not registered here, and unsaved inserts.
+        var candidates: [(model: T, snapshot: DefaultSnapshot?)] = []
+        var seen = Set<PersistentIdentifier>()
+        for snapshot in try fetchSnapshots(FetchDescriptor<T>(), from: store) {
+            let id = snapshot.persistentIdentifier
+            seen.insert(id)
+            if let registration = registrations[id], let model = registration.model as? T {
+                if registration.state != .deleted { candidates.append((model, nil)) }
+            } else {
+                candidates.append((try SnapshotQuery.materialize(snapshot), snapshot))
+            }
+        }
+        for registration in registrations.values.sorted(by: { $0.order < $1.order }) where registration.state == .inserted {
+            guard let model = registration.model as? T, !seen.contains(model.persistentModelID) else { continue }
+            candidates.append((model, nil))
+        }
+        if let predicate = descriptor.predicate {
+            candidates = try candidates.filter { try SnapshotQuery.matches(predicate, $0.model) }
+        }
+        if !descriptor.sortBy.isEmpty {
+            let sortBy = descriptor.sortBy
+            candidates.sort { lhs, rhs in
+                for sort in sortBy {
+                    switch sort.compare(lhs.model, rhs.model) {
+                    case .orderedAscending: return true
+                    case .orderedDescending: return false
+                    case .orderedSame: continue
+                    }
+                }
+                return false
+            }
+        }
+        return descriptor.page(candidates).map { candidate in
+            if let snapshot = candidate.snapshot { register(candidate.model, baseline: snapshot.values) }
+            return candidate.model
+        }
+    }
+
+    /// How many models a descriptor selects.
+    public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
+        let store = try container.stores[container.storeIndex(for: T.self)]
+        if descriptor.includePendingChanges, try hasPendingChanges(for: T.self) { return try fetch(descriptor).count }
+        func run<S: DataStore>(_ store: S) throws -> Int {
+            try store.fetchCount(DataStoreFetchRequest(descriptor: descriptor, editingState: editingState))
+        }
+        do { return try run(store) } catch let error as DataStoreError
+            where error.code == .preferInMemoryFilter || error.code == .preferInMemorySort {
+            return try fetchSnapshots(descriptor, from: store).count
+        }
+    }
+
+    /// The identifiers of the models a descriptor selects.
+    public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
+        let store = try container.stores[container.storeIndex(for: T.self)]
+        if descriptor.includePendingChanges, try hasPendingChanges(for: T.self) {
+            return try fetch(descriptor).map(\.persistentModelID)
+        }
+        func run<S: DataStore>(_ store: S) throws -> [PersistentIdentifier] {
+            try store.fetchIdentifiers(DataStoreFetchRequest(descriptor: descriptor, editingState: editingState))
+        }
+        do { return try run(store) } catch let error as DataStoreError
+            where error.code == .preferInMemoryFilter || error.code == .preferInMemorySort {
+            return try fetchSnapshots(descriptor, from: store).map(\.persistentIdentifier)
+        }
+    }
+
+    /// Calls `block` with each selected model, fetching `batchSize` at a time.
+    ///
+    /// - Parameter allowEscapingMutations: when `false` (the default), throws
+    ///   ``ModelContextError/Code/mutationDuringEnumeration`` if, after a batch, the context has
+    ///   unsaved changes it did not have when the enumeration began.
+    public func enumerate<T: PersistentModel>(
+        _ descriptor: FetchDescriptor<T>, batchSize: Int = 5_000, allowEscapingMutations: Bool = false,
+        _ block: (T) throws -> Void
+    ) throws {
+        let batchSize = max(1, batchSize)
+        let guardMutations = !allowEscapingMutations && !hasChanges
+        var offset = descriptor.fetchOffset ?? 0
+        var remaining = descriptor.fetchLimit ?? .max
+        while remaining > 0 {
+            var batch = descriptor
+            batch.fetchOffset = offset
+            batch.fetchLimit = min(batchSize, remaining)
+            let models = try fetch(batch)
+            for model in models { try block(model) }
+            if guardMutations, hasChanges {
+                throw ModelContextError(.mutationDuringEnumeration,
+                    "Models were changed while enumerating \(T.self) without allowEscapingMutations; "
+                    + "save inside the block or pass allowEscapingMutations: true.")
+            }
+            if models.count < batchSize { break }
+            offset += models.count
+            remaining -= models.count
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Whether the context holds unsaved inserts, deletes or changes of `T`.
+    func hasPendingChanges<T: PersistentModel>(for type: T.Type) throws -> Bool {
+        try registrations.values.contains { $0.model is T ? try $0.isDirty() : false }
+    }
+
+    /// Asks a store, doing in memory what it prefers not to.
+    func fetchSnapshots<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, from store: any DataStore) throws -> [DefaultSnapshot] {
+        func run<S: DataStore>(_ store: S, _ descriptor: FetchDescriptor<T>) throws -> [DefaultSnapshot] {
+            try store.fetch(DataStoreFetchRequest(descriptor: descriptor, editingState: editingState)).fetchedSnapshots.map {
+                DefaultSnapshot(persistentIdentifier: $0.persistentIdentifier, values: $0.values)
+            }
+        }
+        do {
+            return try run(store, descriptor)
+        } catch let error as DataStoreError where error.code == .preferInMemorySort {
+            var filterOnly = descriptor
+            filterOnly.sortBy = []
+            filterOnly.fetchOffset = nil
+            filterOnly.fetchLimit = nil
+            var sortOnly = descriptor
+            sortOnly.predicate = nil
+            return try SnapshotQuery.evaluate(sortOnly, over: fetchSnapshots(filterOnly, from: store))
+        } catch let error as DataStoreError where error.code == .preferInMemoryFilter {
+            return try SnapshotQuery.evaluate(descriptor, over: run(store, FetchDescriptor<T>()))
+        }
+    }
+
+    /// The registered instance for a stored snapshot, registering a new one if needed.
+    func materialize<T: PersistentModel>(_ snapshot: DefaultSnapshot) throws -> T {
+        if let registration = registrations[snapshot.persistentIdentifier], let model = registration.model as? T {
+            if registration.state == .persisted, let baseline = registration.baseline, baseline != snapshot.values,
+               try !registration.isDirty() {
+                try restore(registration, to: snapshot.values)
+            }
+            return model
+        }
+        let model: T = try SnapshotQuery.materialize(snapshot)
+        register(model, baseline: snapshot.values)
+        return model
+    }
+
+    func register<T: PersistentModel>(_ model: T, baseline: [String: SnapshotValue]) {
+        guard let entity = container.schema.entity(for: T.self) else { return }
+        registrations[model.persistentModelID] = Registration(
+            model: model, entity: entity, baseline: baseline, state: .persisted, order: takeOrder())
+    }
+}

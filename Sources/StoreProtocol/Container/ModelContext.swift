@@ -1,0 +1,286 @@
+import Foundation
+
+/// Tracks models and saves their changes: SwiftData's `ModelContext`.
+///
+/// A context keeps one instance per identifier (its identity map). It notices changes by
+/// comparing each registered model's current snapshot with the one last saved or fetched, so
+/// ``hasChanges`` and ``save()`` cost O(*n*) encodes for *n* registered models.
+///
+/// Not Sendable, like SwiftData's: make one context per task on a shared ``ModelContainer``.
+public final class ModelContext {
+    /// The container whose stores this context reads and writes.
+    public let container: ModelContainer
+    /// Recorded as the author of every history transaction this context saves.
+    public var author: String?
+
+    let editingID = UUID()
+    var registrations: [PersistentIdentifier: Registration] = [:]
+    var nextOrder = 0
+
+    public init(_ container: ModelContainer) {
+        self.container = container
+    }
+
+    var editingState: EditingState { EditingState(id: editingID, author: author) }
+
+    /// What the context knows of one model.
+    final class Registration {
+        enum State { case inserted, persisted, deleted }
+        let model: any PersistentModel
+        let entity: Schema.Entity
+        /// The values last saved or fetched; `nil` for a model inserted and not yet saved.
+        var baseline: [String: SnapshotValue]?
+        var state: State
+        /// When the model became known (inserted or fetched): the order of inserts and updates.
+        let order: Int
+        /// When the model was deleted: the order of deletes.
+        var deleteOrder = 0
+
+        init(model: any PersistentModel, entity: Schema.Entity, baseline: [String: SnapshotValue]?, state: State, order: Int) {
+            self.model = model
+            self.entity = entity
+            self.baseline = baseline
+            self.state = state
+            self.order = order
+        }
+
+        func currentValues() throws -> [String: SnapshotValue] {
+            do { return try SnapshotEncoder().encodeAttributes(model) } catch {
+                throw ModelContextError(.unencodableModel, "\(model.persistentModelID) could not be encoded: \(error).")
+            }
+        }
+
+        /// Whether a persisted model's values differ from its baseline.
+        func isDirty() throws -> Bool {
+            guard state == .persisted, let baseline else { return state != .persisted }
+            return DefaultSnapshot(persistentIdentifier: model.persistentModelID, values: try currentValues())
+                .changedAttributes(from: baseline).isEmpty == false
+        }
+    }
+
+    func takeOrder() -> Int {
+        nextOrder += 1
+        return nextOrder
+    }
+
+    // MARK: Tracking
+
+    /// Registers a new model to be inserted at the next ``save()``. Inserting a registered model
+    /// again does nothing; inserting a deleted one cancels its deletion. A model with the id of a
+    /// stored one updates the stored one when saved.
+    public func insert<T: PersistentModel>(_ model: T) {
+        let id = model.persistentModelID
+        if let existing = registrations[id], existing.model === model {
+            if existing.state == .deleted { existing.state = existing.baseline == nil ? .inserted : .persisted }
+            return
+        }
+        guard let entity = container.schema.entity(for: T.self) else {
+            // Unknown types are reported by save(), which can throw.
+            unknownInserts.append(T.entityName)
+            return
+        }
+        registrations[id] = Registration(model: model, entity: entity, baseline: nil, state: .inserted, order: takeOrder())
+    }
+
+    /// Entity names of inserted models the schema does not hold; `save()` throws for them.
+    private var unknownInserts: [String] = []
+
+    /// Marks a model for deletion at the next ``save()``. Deleting a model inserted since the last
+    /// save just forgets it.
+    public func delete<T: PersistentModel>(_ model: T) {
+        let id = model.persistentModelID
+        if let registration = registrations[id], registration.model === model {
+            switch registration.state {
+            case .inserted: registrations[id] = nil
+            case .persisted:
+                registration.state = .deleted
+                registration.deleteOrder = takeOrder()
+            case .deleted: break
+            }
+            return
+        }
+        guard let entity = container.schema.entity(for: T.self),
+              let values = try? SnapshotEncoder().encodeAttributes(model) else { return }
+        let registration = Registration(model: model, entity: entity, baseline: values, state: .deleted, order: takeOrder())
+        registration.deleteOrder = registration.order
+        registrations[id] = registration
+    }
+
+    /// Deletes every stored model of a type that a predicate selects, in one transaction, and
+    /// forgets registered instances of them.
+    /// - Throws: what the store throws; ``DataStoreError/Code/readOnly`` for a read-only store.
+    public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil) throws {
+        let index = try container.storeIndex(for: T.self)
+        try requireWritable(index)
+        let store = container.stores[index]
+        try store.delete(DataStoreBatchDeleteRequest<T>(editingState: editingState, predicate: predicate))
+        for (id, registration) in registrations where registration.model is T {
+            if let predicate {
+                guard let model = registration.model as? T, (try? predicate.evaluate(model)) == true else { continue }
+            }
+            registrations[id] = nil
+        }
+    }
+
+    /// Whether a ``save()`` would change anything.
+    /// - Complexity: O(*n*) encodes for *n* registered models.
+    public var hasChanges: Bool {
+        registrations.values.contains { (try? $0.isDirty()) ?? true }
+    }
+
+    /// Models inserted and not yet saved.
+    public var insertedModelsArray: [any PersistentModel] {
+        registrations.values.filter { $0.state == .inserted }.sorted { $0.order < $1.order }.map(\.model)
+    }
+
+    /// Models deleted and not yet saved.
+    public var deletedModelsArray: [any PersistentModel] {
+        registrations.values.filter { $0.state == .deleted }.sorted { $0.deleteOrder < $1.deleteOrder }.map(\.model)
+    }
+
+    /// Stored models changed and not yet saved.
+    public var changedModelsArray: [any PersistentModel] {
+        registrations.values.filter { $0.state == .persisted && ((try? $0.isDirty()) ?? true) }
+            .sorted { $0.order < $1.order }.map(\.model)
+    }
+
+    /// Drops pending changes: forgets unsaved inserts, cancels deletions, and returns changed
+    /// models to their last saved values.
+    public func rollback() {
+        unknownInserts.removeAll()
+        for (id, registration) in registrations {
+            switch registration.state {
+            case .inserted: registrations[id] = nil
+            case .deleted, .persisted:
+                registration.state = .persisted
+                if let baseline = registration.baseline { try? restore(registration, to: baseline) }
+            }
+        }
+    }
+
+    /// Sets a registered model's values to `values`, keeping the instance.
+    func restore(_ registration: Registration, to values: [String: SnapshotValue]) throws {
+        let fresh = try registration.entity.modelType.decodeModel(from: values)
+        registration.entity.fields.copyValues(from: fresh, to: registration.model)
+        registration.baseline = values
+    }
+
+    /// The registered model with this identifier, without fetching.
+    public func registeredModel<T: PersistentModel>(for identifier: PersistentIdentifier) -> T? {
+        registrations[identifier]?.model as? T
+    }
+
+    /// The model with this identifier: the registered instance, or fetched from its store.
+    /// - Throws: ``DataStoreError/Code/unknownEntity``; what the store throws.
+    public func model(for identifier: PersistentIdentifier) throws -> (any PersistentModel)? {
+        if let registration = registrations[identifier] { return registration.model }
+        guard let entity = container.schema.entity(named: identifier.entityName) else {
+            throw DataStoreError.unknownEntity(identifier.entityName, in: container.schema)
+        }
+        return try fetchOne(entity.modelType, primaryKey: identifier.primaryKey)
+    }
+
+    private func fetchOne<T: PersistentModel>(_ type: T.Type, primaryKey: SnapshotValue) throws -> T? {
+        guard let id = try? SnapshotDecoder().decode(T.ID.self, from: primaryKey) else { return nil }
+        // Spelled out: the #Predicate macro cannot type-check `$0.id == id` for a generic `T`.
+        let byID = Predicate<T> { model in
+            PredicateExpressions.build_Equal(
+                lhs: PredicateExpressions.build_KeyPath(root: model, keyPath: \T.id),
+                rhs: PredicateExpressions.build_Arg(id))
+        }
+        var descriptor = FetchDescriptor<T>(predicate: byID)
+        descriptor.fetchLimit = 1
+        return try fetch(descriptor).first
+    }
+
+    // MARK: Saving
+
+    func requireWritable(_ storeIndex: Int) throws {
+        let store = container.stores[storeIndex]
+        func allowsSave<S: DataStore>(_ store: S) -> Bool { store.configuration.allowsSave }
+        guard allowsSave(store) else {
+            throw DataStoreError(.readOnly,
+                "The store '\(store.configuration.name)' is read-only (allowsSave is false); nothing was saved.")
+        }
+    }
+
+    /// One store's share of a save.
+    private struct Plan {
+        var inserted: [(Registration, DefaultSnapshot)] = []
+        var updated: [(Registration, DefaultSnapshot)] = []
+        var deleted: [(Registration, DefaultSnapshot)] = []
+        var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+    }
+
+    /// Sends every pending change to its store, one request per store, each recorded as one
+    /// history transaction. Nothing is sent when nothing changed.
+    ///
+    /// - Throws: ``DataStoreError/Code/readOnly`` (nothing sent), ``DataStoreError/Code/unknownEntity``,
+    ///   or what a store throws. A store that throws is left as it was and this context keeps the
+    ///   changes meant for it; with several stores, stores saved before the failing one keep
+    ///   their saves.
+    public func save() throws {
+        if let unknown = unknownInserts.first { throw DataStoreError.unknownEntity(unknown, in: container.schema) }
+        var plans: [Int: Plan] = [:]
+        for registration in registrations.values.sorted(by: { $0.order < $1.order }) {
+            let storeIndex = try container.storeIndex(forEntityNamed: registration.entity.name)
+            let id = registration.model.persistentModelID
+            switch registration.state {
+            case .inserted:
+                plans[storeIndex, default: Plan()].inserted.append(
+                    (registration, DefaultSnapshot(persistentIdentifier: id, values: try registration.currentValues())))
+            case .persisted:
+                let current = DefaultSnapshot(persistentIdentifier: id, values: try registration.currentValues())
+                if current.changedAttributes(from: registration.baseline ?? [:]).isEmpty { continue }
+                plans[storeIndex, default: Plan()].updated.append((registration, current))
+            case .deleted:
+                plans[storeIndex, default: Plan()].deleted.append(
+                    (registration, DefaultSnapshot(persistentIdentifier: id, values: registration.baseline ?? [:])))
+            }
+        }
+        for storeIndex in plans.keys { try requireWritable(storeIndex) }
+        for (storeIndex, plan) in plans.sorted(by: { $0.key < $1.key }) {
+            var plan = plan
+            plan.deleted.sort { $0.0.deleteOrder < $1.0.deleteOrder }
+            let result = try send(plan, to: container.stores[storeIndex])
+            apply(result, of: plan)
+        }
+    }
+
+    private func send(_ plan: Plan, to store: any DataStore) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
+        func run<S: DataStore>(_ store: S) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
+            func convert(_ rows: [(Registration, DefaultSnapshot)]) -> [S.Snapshot] {
+                rows.map { S.Snapshot(persistentIdentifier: $0.1.persistentIdentifier, values: $0.1.values) }
+            }
+            let result = try store.save(DataStoreSaveChangesRequest(
+                editingState: editingState, inserted: convert(plan.inserted),
+                updated: convert(plan.updated), deleted: convert(plan.deleted)))
+            return DataStoreSaveChangesResult(
+                for: result.storeIdentifier, remappedIdentifiers: result.remappedIdentifiers,
+                snapshotsToReregister: result.snapshotsToReregister.mapValues {
+                    DefaultSnapshot(persistentIdentifier: $0.persistentIdentifier, values: $0.values)
+                })
+        }
+        return try run(store)
+    }
+
+    private func apply(_ result: DataStoreSaveChangesResult<DefaultSnapshot>, of plan: Plan) {
+        for (registration, snapshot) in plan.inserted {
+            let id = snapshot.persistentIdentifier
+            registration.state = .persisted
+            registration.baseline = snapshot.values
+            guard let storedID = result.remappedIdentifiers[id] else { continue }
+            // A unique-constraint collision: this instance now stands for the stored model.
+            registrations[id] = nil
+            registrations[storedID] = registration
+            if let stored = result.snapshotsToReregister[storedID] { try? restore(registration, to: stored.values) }
+        }
+        for (registration, snapshot) in plan.updated {
+            registration.baseline = result.snapshotsToReregister[snapshot.persistentIdentifier]?.values ?? snapshot.values
+        }
+        for (_, snapshot) in plan.deleted { registrations[snapshot.persistentIdentifier] = nil }
+    }
+}
+
+@available(*, unavailable, message: "A ModelContext belongs to one task; make one per task from a shared ModelContainer.")
+extension ModelContext: Sendable {}

@@ -1,0 +1,26 @@
+/// An error of the context itself, not of a store.
+public struct ModelContextError: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// `enumerate` found unsaved changes made during the enumeration; pass
+        /// `allowEscapingMutations: true` or save inside the block.
+        public static let mutationDuringEnumeration = Code(rawValue: "mutationDuringEnumeration")
+        /// A model's values could not be encoded into a snapshot.
+        public static let unencodableModel = Code(rawValue: "unencodableModel")
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}

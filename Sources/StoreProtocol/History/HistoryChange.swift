@@ -1,0 +1,148 @@
+/// One change of a transaction. Match the payload against the concrete type to get the model:
+///
+/// ```swift
+/// switch change {
+/// case .update(let update as DefaultHistoryUpdate<Trip>): … update.updatedAttributes …
+/// case .delete(let delete as DefaultHistoryDelete<Trip>): … delete.tombstone[\.name] …
+/// default: break
+/// }
+/// ```
+public enum HistoryChange: Sendable, CustomStringConvertible {
+    case insert(any HistoryInsert)
+    case update(any HistoryUpdate)
+    case delete(any HistoryDelete)
+
+    /// The model the change is about.
+    public var changedPersistentIdentifier: PersistentIdentifier {
+        switch self {
+        case .insert(let change): return change.changedPersistentIdentifier
+        case .update(let change): return change.changedPersistentIdentifier
+        case .delete(let change): return change.changedPersistentIdentifier
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .insert(let change): return "insert \(change.changedPersistentIdentifier)"
+        case .update(let change): return "update \(change.changedPersistentIdentifier)"
+        case .delete(let change): return "delete \(change.changedPersistentIdentifier)"
+        }
+    }
+}
+
+/// A model was inserted.
+public protocol HistoryInsert<Model>: Sendable {
+    associatedtype Model: PersistentModel
+    var changedPersistentIdentifier: PersistentIdentifier { get }
+    /// The change's position in its transaction.
+    var changeIdentifier: Int64 { get }
+    var transactionIdentifier: Int64 { get }
+}
+
+/// A stored model's attributes changed.
+public protocol HistoryUpdate<Model>: Sendable {
+    associatedtype Model: PersistentModel
+    var changedPersistentIdentifier: PersistentIdentifier { get }
+    var changeIdentifier: Int64 { get }
+    var transactionIdentifier: Int64 { get }
+    /// Exactly the attributes whose values changed; each `==` to the key path literal
+    /// (`\Trip.destination`).
+    var updatedAttributes: [any PartialKeyPath<Model> & Sendable] { get }
+}
+
+/// A model was deleted.
+public protocol HistoryDelete<Model>: Sendable {
+    associatedtype Model: PersistentModel
+    var changedPersistentIdentifier: PersistentIdentifier { get }
+    var changeIdentifier: Int64 { get }
+    var transactionIdentifier: Int64 { get }
+    /// The values of the attributes marked preserved-on-deletion, and nothing else.
+    var tombstone: HistoryTombstone<Model> { get }
+}
+
+public struct DefaultHistoryInsert<Model: PersistentModel>: HistoryInsert {
+    public var changedPersistentIdentifier: PersistentIdentifier
+    public var changeIdentifier: Int64
+    public var transactionIdentifier: Int64
+
+    public init(changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64, transactionIdentifier: Int64) {
+        self.changedPersistentIdentifier = changedPersistentIdentifier
+        self.changeIdentifier = changeIdentifier
+        self.transactionIdentifier = transactionIdentifier
+    }
+}
+
+public struct DefaultHistoryUpdate<Model: PersistentModel>: HistoryUpdate {
+    public var changedPersistentIdentifier: PersistentIdentifier
+    public var changeIdentifier: Int64
+    public var transactionIdentifier: Int64
+    public var updatedAttributes: [any PartialKeyPath<Model> & Sendable]
+
+    public init(
+        changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64, transactionIdentifier: Int64,
+        updatedAttributes: [any PartialKeyPath<Model> & Sendable]
+    ) {
+        self.changedPersistentIdentifier = changedPersistentIdentifier
+        self.changeIdentifier = changeIdentifier
+        self.transactionIdentifier = transactionIdentifier
+        self.updatedAttributes = updatedAttributes
+    }
+
+    /// Makes an update from attribute names; names that are not stored properties are left out.
+    public init(
+        changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64, transactionIdentifier: Int64,
+        updatedAttributeNames: [String]
+    ) {
+        let fields = ModelFields.of(Model.self)
+        self.init(
+            changedPersistentIdentifier: changedPersistentIdentifier, changeIdentifier: changeIdentifier,
+            transactionIdentifier: transactionIdentifier,
+            updatedAttributes: updatedAttributeNames.compactMap { name in
+                guard let keyPath = fields.field(named: name)?.keyPath as? PartialKeyPath<Model> else { return nil }
+                // Sendable is a marker protocol: the existential has the same representation.
+                return unsafeBitCast(keyPath, to: (any PartialKeyPath<Model> & Sendable).self)
+            })
+    }
+
+    /// Whether `keyPath`'s attribute is among ``updatedAttributes``.
+    public func updated(_ keyPath: PartialKeyPath<Model>) -> Bool {
+        updatedAttributes.contains { $0 == keyPath }
+    }
+}
+
+public struct DefaultHistoryDelete<Model: PersistentModel>: HistoryDelete {
+    public var changedPersistentIdentifier: PersistentIdentifier
+    public var changeIdentifier: Int64
+    public var transactionIdentifier: Int64
+    public var tombstone: HistoryTombstone<Model>
+
+    public init(
+        changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64, transactionIdentifier: Int64,
+        tombstone: HistoryTombstone<Model>
+    ) {
+        self.changedPersistentIdentifier = changedPersistentIdentifier
+        self.changeIdentifier = changeIdentifier
+        self.transactionIdentifier = transactionIdentifier
+        self.tombstone = tombstone
+    }
+}
+
+extension PersistentModel {
+    /// The typed change of a stored change record, with `Self` as the model.
+    static func historyChange(_ record: HistoryRecord.Change, changeIdentifier: Int64, transactionIdentifier: Int64) -> HistoryChange {
+        switch record.kind {
+        case .insert:
+            return .insert(DefaultHistoryInsert<Self>(
+                changedPersistentIdentifier: record.persistentIdentifier, changeIdentifier: changeIdentifier,
+                transactionIdentifier: transactionIdentifier))
+        case .update:
+            return .update(DefaultHistoryUpdate<Self>(
+                changedPersistentIdentifier: record.persistentIdentifier, changeIdentifier: changeIdentifier,
+                transactionIdentifier: transactionIdentifier, updatedAttributeNames: record.updatedAttributes ?? []))
+        case .delete:
+            return .delete(DefaultHistoryDelete<Self>(
+                changedPersistentIdentifier: record.persistentIdentifier, changeIdentifier: changeIdentifier,
+                transactionIdentifier: transactionIdentifier, tombstone: HistoryTombstone(values: record.tombstone ?? [:])))
+        }
+    }
+}

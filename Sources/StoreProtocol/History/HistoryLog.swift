@@ -1,0 +1,115 @@
+import Foundation
+
+/// A store's history in memory: records in transaction order, the deletion watermark that
+/// expires tokens, and the token checks. Backends keep one and persist its records as they like.
+public struct HistoryLog: Sendable {
+    /// The kept records, oldest first, transaction numbers strictly increasing.
+    public private(set) var records: [HistoryRecord]
+    /// The number of the newest transaction ever recorded (kept when its record is deleted).
+    public private(set) var lastTransactionNumber: Int64
+    /// The newest deleted transaction: tokens before it are expired.
+    public private(set) var expiredThrough: Int64
+
+    public init(records: [HistoryRecord] = [], lastTransactionNumber: Int64 = 0, expiredThrough: Int64 = 0) {
+        self.records = records
+        self.lastTransactionNumber = max(lastTransactionNumber, records.last?.transactionNumber ?? 0)
+        self.expiredThrough = expiredThrough
+    }
+
+    /// The next transaction number.
+    public var nextTransactionNumber: Int64 { lastTransactionNumber + 1 }
+
+    /// Records a transaction with the next number and returns it.
+    @discardableResult
+    public mutating func append(author: String?, changes: [HistoryRecord.Change], timestamp: Date = Date()) -> HistoryRecord {
+        let record = HistoryRecord(transactionNumber: nextTransactionNumber, author: author, timestamp: timestamp, changes: changes)
+        append(record)
+        return record
+    }
+
+    /// Adds a record made elsewhere (read from disk); its number must be the newest.
+    public mutating func append(_ record: HistoryRecord) {
+        assert(record.transactionNumber > lastTransactionNumber, "history must grow in transaction order")
+        records.append(record)
+        lastTransactionNumber = record.transactionNumber
+    }
+
+    /// The kept records after `token`'s position for this store.
+    /// - Throws: ``HistoryError/Code/foreignToken`` when the token has no position for this store
+    ///   or is ahead of it; ``HistoryError/Code/historyTokenExpired`` when deleted history lies
+    ///   after it.
+    /// - Complexity: O(log *n*) to find the start.
+    public func records(after token: DefaultHistoryToken?, storeIdentifier: String) throws -> ArraySlice<HistoryRecord> {
+        guard let token else { return records[...] }
+        guard let position = token.positions[storeIdentifier] else {
+            throw HistoryError(.foreignToken,
+                "The history token belongs to store(s) \(token.positions.keys.sorted().joined(separator: ", ")), "
+                + "not to this store (\(storeIdentifier)). Use a token this store or its container returned.")
+        }
+        guard position <= lastTransactionNumber else {
+            throw HistoryError(.foreignToken,
+                "The history token is at transaction \(position), but store \(storeIdentifier) has only "
+                + "\(lastTransactionNumber). It comes from another copy of the store, or the store was erased.")
+        }
+        guard position >= expiredThrough else {
+            throw HistoryError(.historyTokenExpired,
+                "The history token is at transaction \(position), but history of store \(storeIdentifier) up to "
+                + "transaction \(expiredThrough) was deleted. Discard the token, re-read your data, and start again.")
+        }
+        var low = records.startIndex, high = records.endIndex
+        while low < high {
+            let mid = (low + high) / 2
+            if records[mid].transactionNumber <= position { low = mid + 1 } else { high = mid }
+        }
+        return records[low...]
+    }
+
+    /// The typed transactions a descriptor selects.
+    /// - Complexity: O(log *n* + *k*) for *k* transactions after the token.
+    public func fetch(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>, storeIdentifier: String, schema: Schema) throws -> [DefaultHistoryTransaction] {
+        let selected = try records(after: descriptor.after, storeIdentifier: storeIdentifier)
+        return try descriptor.apply(to: selected.lazy.map {
+            DefaultHistoryTransaction(record: $0, storeIdentifier: storeIdentifier, schema: schema)
+        })
+    }
+
+    /// Deletes the transactions a descriptor selects and returns their numbers.
+    @discardableResult
+    public mutating func delete(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>, storeIdentifier: String, schema: Schema) throws -> Set<Int64> {
+        let doomed = Set(try fetch(descriptor, storeIdentifier: storeIdentifier, schema: schema).map(\.transactionIdentifier))
+        guard !doomed.isEmpty else { return [] }
+        records.removeAll { doomed.contains($0.transactionNumber) }
+        expiredThrough = max(expiredThrough, doomed.max() ?? 0)
+        return doomed
+    }
+
+    /// Deletes every transaction up to and including `transactionNumber`.
+    public mutating func delete(through transactionNumber: Int64) {
+        let bound = min(transactionNumber, lastTransactionNumber)
+        guard bound > expiredThrough else { return }
+        records.removeAll { $0.transactionNumber <= bound }
+        expiredThrough = bound
+    }
+
+    /// Deletes what `retention` no longer keeps; returns whether anything was deleted.
+    @discardableResult
+    public mutating func apply(_ retention: HistoryRetention, now: Date = Date()) -> Bool {
+        var bound: Int64 = 0
+        if let maximum = retention.maximumTransactions, records.count > maximum {
+            bound = records[records.count - max(0, maximum) - 1].transactionNumber
+        }
+        if let age = retention.maximumAge {
+            let cutoff = now.addingTimeInterval(-age)
+            if let lastOld = records.last(where: { $0.timestamp < cutoff }) { bound = max(bound, lastOld.transactionNumber) }
+        }
+        guard bound > expiredThrough else { return false }
+        delete(through: bound)
+        return true
+    }
+
+    /// Forgets everything, keeping the transaction counter so old tokens read as expired.
+    public mutating func removeAll() {
+        records.removeAll()
+        expiredThrough = lastTransactionNumber
+    }
+}

@@ -1,0 +1,16 @@
+/// A store that records history: one transaction per save that changed anything.
+public protocol HistoryProviding<HistoryType>: AnyObject, Sendable {
+    associatedtype HistoryType: HistoryTransaction
+
+    /// The transactions a descriptor selects, oldest first unless it sorts.
+    /// - Throws: ``HistoryError`` for an expired or foreign token.
+    func fetchHistory(_ descriptor: HistoryDescriptor<HistoryType>) throws -> [HistoryType]
+
+    /// Deletes the transactions a descriptor selects. Tokens older than the newest deleted
+    /// transaction are expired from then on.
+    func deleteHistory(_ descriptor: HistoryDescriptor<HistoryType>) throws
+
+    /// The token of the newest transaction, `nil` when there is none: pass it to start reading
+    /// history from now on.
+    func currentHistoryToken() throws -> HistoryType.Token?
+}

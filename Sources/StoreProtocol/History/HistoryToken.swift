@@ -1,0 +1,36 @@
+/// A bookmark in history: pass a transaction's token back in ``HistoryDescriptor/after`` to get
+/// exactly the transactions saved after it. Persist it (it is Codable) between runs.
+public protocol HistoryToken: Codable, Hashable, Comparable, Sendable {}
+
+/// The token of the framework's history: one position (a transaction number) per store, so one
+/// token can stand for every store of a container.
+///
+/// Tokens compare on the stores they share: `a < b` when no shared store is ahead in `a` and one
+/// is behind. Tokens with no store in common are unordered (neither is less). To read history,
+/// prefer ``HistoryDescriptor/after`` over `#Predicate { $0.token > token }`: only `after` lets
+/// a store tell you that a token has expired.
+public struct DefaultHistoryToken: HistoryToken, CustomStringConvertible {
+    /// Store identifier -> number of the last transaction seen in that store.
+    public var positions: [String: Int64]
+
+    public init(positions: [String: Int64]) { self.positions = positions }
+
+    /// The token of transaction `transactionNumber` of one store.
+    public init(storeIdentifier: String, transactionNumber: Int64) {
+        positions = [storeIdentifier: transactionNumber]
+    }
+
+    public static func < (lhs: DefaultHistoryToken, rhs: DefaultHistoryToken) -> Bool {
+        var someBehind = false
+        for (store, left) in lhs.positions {
+            guard let right = rhs.positions[store] else { continue }
+            if left > right { return false }
+            if left < right { someBehind = true }
+        }
+        return someBehind
+    }
+
+    public var description: String {
+        positions.sorted { $0.key < $1.key }.map { "\($0.key.prefix(8))…:\($0.value)" }.joined(separator: ",")
+    }
+}

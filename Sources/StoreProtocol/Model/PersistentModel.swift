@@ -1,0 +1,45 @@
+import Foundation
+
+/// A type whose instances a ``ModelContext`` tracks and a ``DataStore`` persists.
+///
+/// Declare a model as a `final class` with `var` stored properties, a stable `id`, and
+/// synthesized `Codable`. Its attributes are its stored properties, named by their coding keys,
+/// so keep the synthesized `CodingKeys` (property names and coding keys must match).
+///
+/// ```swift
+/// final class Trip: PersistentModel {
+///     var id = UUID()
+///     var name: String
+///     static let schemaMetadata = SchemaMetadata<Trip>(unique: [[\.name]])
+/// }
+/// ```
+///
+/// Models are Hashable by identity (`===`), like SwiftData's: two instances are equal only if
+/// they are the same object.
+public protocol PersistentModel: AnyObject, Codable, Hashable, Identifiable where ID: Codable & Sendable {
+    /// Unique constraints, indices and attributes preserved on deletion, by key path.
+    static var schemaMetadata: SchemaMetadata<Self> { get }
+    /// The name stores use for this model's entity; the type name unless you override it.
+    static var entityName: String { get }
+}
+
+extension PersistentModel {
+    public static var schemaMetadata: SchemaMetadata<Self> { SchemaMetadata() }
+    public static var entityName: String { String(describing: Self.self) }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// The identifier of this model: its entity and its `id`.
+    /// - Complexity: O(1) for `UUID`, `String` and integer ids; other ids are encoded.
+    public var persistentModelID: PersistentIdentifier {
+        PersistentIdentifier(entityName: Self.entityName, primaryKey: PersistentIdentifier.primaryKey(id))
+    }
+}
+
+extension PersistentModel {
+    /// Decodes a new instance from attribute values (called on an existential metatype).
+    static func decodeModel(from values: [String: SnapshotValue]) throws -> any PersistentModel {
+        try SnapshotDecoder().decode(Self.self, fromAttributes: values)
+    }
+}

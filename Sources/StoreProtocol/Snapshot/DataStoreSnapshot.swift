@@ -1,0 +1,35 @@
+/// What a store keeps of one model: its identifier and its attribute values.
+///
+/// A store may use ``DefaultSnapshot`` or its own type; the framework only needs to build one
+/// from values and read the values back.
+public protocol DataStoreSnapshot: Codable, Sendable {
+    var persistentIdentifier: PersistentIdentifier { get }
+    /// Attribute name -> value. A `nil` optional is absent or ``SnapshotValue/null``.
+    var values: [String: SnapshotValue] { get }
+    init(persistentIdentifier: PersistentIdentifier, values: [String: SnapshotValue])
+}
+
+/// The snapshot type the framework's backends use.
+public struct DefaultSnapshot: DataStoreSnapshot, Hashable {
+    public var persistentIdentifier: PersistentIdentifier
+    public var values: [String: SnapshotValue]
+
+    public init(persistentIdentifier: PersistentIdentifier, values: [String: SnapshotValue]) {
+        self.persistentIdentifier = persistentIdentifier
+        self.values = values
+    }
+}
+
+extension DataStoreSnapshot {
+    /// The value of one attribute, ``SnapshotValue/null`` when absent.
+    public subscript(attribute name: String) -> SnapshotValue { values[name] ?? .null }
+
+    /// The names of the attributes whose values differ from `other`'s, in sorted order.
+    /// - Complexity: O(*n*) in the number of attributes.
+    public func changedAttributes(from other: [String: SnapshotValue]) -> [String] {
+        var changed: [String] = []
+        for (name, value) in values where (other[name] ?? .null) != value { changed.append(name) }
+        for (name, value) in other where values[name] == nil && value != .null { changed.append(name) }
+        return changed.sorted()
+    }
+}

@@ -1,0 +1,257 @@
+import Foundation
+
+/// Decodes any `Decodable` value, a model in particular, straight from ``SnapshotValue``s.
+///
+/// Numbers convert between widths when they fit exactly (`.int(3)` decodes as `Double`, `UInt8`,
+/// …); a value that does not fit or has the wrong kind throws `DecodingError.typeMismatch` naming
+/// the attribute's coding path.
+public struct SnapshotDecoder: Sendable {
+    public init() {}
+
+    /// Decodes a `T` from one snapshot value.
+    /// - Throws: `DecodingError` when the value does not have `T`'s shape.
+    public func decode<T: Decodable>(_ type: T.Type, from value: SnapshotValue) throws -> T {
+        try SnapshotDecoding.unbox(value, as: T.self, codingPath: [])
+    }
+
+    /// Decodes a keyed value (a model) from its attributes.
+    /// - Throws: `DecodingError` when an attribute is missing or does not decode.
+    public func decode<T: Decodable>(_ type: T.Type, fromAttributes attributes: [String: SnapshotValue]) throws -> T {
+        try SnapshotDecoding.unbox(.object(attributes), as: T.self, codingPath: [])
+    }
+}
+
+enum SnapshotDecoding {
+    static func mismatch<T>(_ type: T.Type, _ value: SnapshotValue, _ codingPath: [any CodingKey]) -> DecodingError {
+        .typeMismatch(type, .init(codingPath: codingPath, debugDescription: "Expected \(T.self), found \(value)."))
+    }
+
+    static func integer<I: FixedWidthInteger>(_ value: SnapshotValue, as type: I.Type, _ codingPath: [any CodingKey]) throws -> I {
+        let result: I?
+        switch value {
+        case .int(let v): result = I(exactly: v)
+        case .unsigned(let v): result = I(exactly: v)
+        case .double(let v): result = I(exactly: v)
+        default: result = nil
+        }
+        guard let result else { throw mismatch(type, value, codingPath) }
+        return result
+    }
+
+    static func floating(_ value: SnapshotValue, _ codingPath: [any CodingKey]) throws -> Double {
+        switch value {
+        case .double(let v): return v
+        case .int(let v): return Double(v)
+        case .unsigned(let v): return Double(v)
+        default: throw mismatch(Double.self, value, codingPath)
+        }
+    }
+
+    static func string(_ value: SnapshotValue, _ codingPath: [any CodingKey]) throws -> String {
+        guard case .string(let v) = value else { throw mismatch(String.self, value, codingPath) }
+        return v
+    }
+
+    static func bool(_ value: SnapshotValue, _ codingPath: [any CodingKey]) throws -> Bool {
+        guard case .bool(let v) = value else { throw mismatch(Bool.self, value, codingPath) }
+        return v
+    }
+
+    /// Unboxes one value, recognising the types that have their own snapshot case.
+    static func unbox<T: Decodable>(_ value: SnapshotValue, as type: T.Type, codingPath: [any CodingKey]) throws -> T {
+        switch type {
+        case is String.Type: return try string(value, codingPath) as! T
+        case is Int.Type: return try integer(value, as: Int.self, codingPath) as! T
+        case is Double.Type: return try floating(value, codingPath) as! T
+        case is Bool.Type: return try bool(value, codingPath) as! T
+        case is Date.Type:
+            switch value {
+            case .date(let v): return v as! T
+            case .int, .double, .unsigned: return Date(timeIntervalSince1970: try floating(value, codingPath)) as! T
+            default: throw mismatch(type, value, codingPath)
+            }
+        case is UUID.Type:
+            switch value {
+            case .uuid(let v): return v as! T
+            case .string(let s):
+                guard let v = UUID(uuidString: s) else { throw mismatch(type, value, codingPath) }
+                return v as! T
+            default: throw mismatch(type, value, codingPath)
+            }
+        case is Data.Type:
+            guard case .data(let v) = value else { throw mismatch(type, value, codingPath) }
+            return v as! T
+        case is URL.Type:
+            guard case .string(let s) = value, let v = URL(string: s) else { throw mismatch(type, value, codingPath) }
+            return v as! T
+        case is Decimal.Type:
+            switch value {
+            case .decimal(let v): return v as! T
+            case .int(let v): return Decimal(v) as! T
+            case .double(let v): return Decimal(v) as! T
+            default: throw mismatch(type, value, codingPath)
+            }
+        default:
+            return try T(from: Decoder(value: value, codingPath: codingPath))
+        }
+    }
+
+    final class Decoder: Swift.Decoder {
+        let value: SnapshotValue
+        let codingPath: [any CodingKey]
+        var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+        init(value: SnapshotValue, codingPath: [any CodingKey]) {
+            self.value = value
+            self.codingPath = codingPath
+        }
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+            guard case .object(let object) = value else {
+                throw mismatch([String: SnapshotValue].self, value, codingPath)
+            }
+            return KeyedDecodingContainer(KeyedContainer<Key>(object: object, codingPath: codingPath))
+        }
+
+        func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+            guard case .array(let array) = value else { throw mismatch([SnapshotValue].self, value, codingPath) }
+            return UnkeyedContainer(array: array, codingPath: codingPath)
+        }
+
+        func singleValueContainer() throws -> any SingleValueDecodingContainer {
+            SingleContainer(value: value, codingPath: codingPath)
+        }
+    }
+
+    struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+        let object: [String: SnapshotValue]
+        let codingPath: [any CodingKey]
+
+        var allKeys: [Key] { object.keys.compactMap { Key(stringValue: $0) } }
+        func contains(_ key: Key) -> Bool { object[key.stringValue] != nil }
+
+        private func value(for key: Key) throws -> SnapshotValue {
+            guard let value = object[key.stringValue] else {
+                throw DecodingError.keyNotFound(key, .init(
+                    codingPath: codingPath, debugDescription: "No value for attribute '\(key.stringValue)'."))
+            }
+            return value
+        }
+
+        func decodeNil(forKey key: Key) throws -> Bool {
+            guard let value = object[key.stringValue] else { return true }
+            if case .null = value { return true }
+            return false
+        }
+        func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+            try unbox(try value(for: key), as: type, codingPath: codingPath + [key])
+        }
+        func decode(_ type: String.Type, forKey key: Key) throws -> String {
+            try string(try value(for: key), codingPath + [key])
+        }
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+            try integer(try value(for: key), as: Int.self, codingPath + [key])
+        }
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+            try bool(try value(for: key), codingPath + [key])
+        }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+            try floating(try value(for: key), codingPath + [key])
+        }
+        func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+            Float(try floating(try value(for: key), codingPath + [key]))
+        }
+        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(try value(for: key), as: type, codingPath + [key]) }
+        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(try value(for: key), as: type, codingPath + [key]) }
+        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(try value(for: key), as: type, codingPath + [key]) }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(try value(for: key), as: type, codingPath + [key]) }
+        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(try value(for: key), as: type, codingPath + [key]) }
+        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(try value(for: key), as: type, codingPath + [key]) }
+        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(try value(for: key), as: type, codingPath + [key]) }
+        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(try value(for: key), as: type, codingPath + [key]) }
+        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(try value(for: key), as: type, codingPath + [key]) }
+
+        func nestedContainer<NestedKey: CodingKey>(
+            keyedBy type: NestedKey.Type, forKey key: Key
+        ) throws -> KeyedDecodingContainer<NestedKey> {
+            try Decoder(value: try value(for: key), codingPath: codingPath + [key]).container(keyedBy: type)
+        }
+        func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+            try Decoder(value: try value(for: key), codingPath: codingPath + [key]).unkeyedContainer()
+        }
+        func superDecoder() throws -> any Swift.Decoder {
+            Decoder(value: object["super"] ?? .null, codingPath: codingPath)
+        }
+        func superDecoder(forKey key: Key) throws -> any Swift.Decoder {
+            Decoder(value: object[key.stringValue] ?? .null, codingPath: codingPath + [key])
+        }
+    }
+
+    struct UnkeyedContainer: UnkeyedDecodingContainer {
+        let array: [SnapshotValue]
+        let codingPath: [any CodingKey]
+        var currentIndex = 0
+        var count: Int? { array.count }
+        var isAtEnd: Bool { currentIndex >= array.count }
+
+        init(array: [SnapshotValue], codingPath: [any CodingKey]) {
+            self.array = array
+            self.codingPath = codingPath
+        }
+
+        private mutating func next<T>(_ type: T.Type) throws -> (SnapshotValue, [any CodingKey]) {
+            guard !isAtEnd else {
+                throw DecodingError.valueNotFound(type, .init(codingPath: codingPath, debugDescription: "The array has no more elements."))
+            }
+            defer { currentIndex += 1 }
+            return (array[currentIndex], codingPath + [IndexKey(index: currentIndex)])
+        }
+
+        mutating func decodeNil() throws -> Bool {
+            guard !isAtEnd, case .null = array[currentIndex] else { return false }
+            currentIndex += 1
+            return true
+        }
+        mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            let (value, path) = try next(type)
+            return try unbox(value, as: type, codingPath: path)
+        }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+            let (value, path) = try next([String: SnapshotValue].self)
+            return try Decoder(value: value, codingPath: path).container(keyedBy: type)
+        }
+        mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+            let (value, path) = try next([SnapshotValue].self)
+            return try Decoder(value: value, codingPath: path).unkeyedContainer()
+        }
+        mutating func superDecoder() throws -> any Swift.Decoder {
+            let (value, path) = try next(SnapshotValue.self)
+            return Decoder(value: value, codingPath: path)
+        }
+    }
+
+    struct SingleContainer: SingleValueDecodingContainer {
+        let value: SnapshotValue
+        let codingPath: [any CodingKey]
+
+        func decodeNil() -> Bool {
+            if case .null = value { return true }
+            return false
+        }
+        func decode<T: Decodable>(_ type: T.Type) throws -> T { try unbox(value, as: type, codingPath: codingPath) }
+        func decode(_ type: String.Type) throws -> String { try string(value, codingPath) }
+        func decode(_ type: Bool.Type) throws -> Bool { try bool(value, codingPath) }
+        func decode(_ type: Double.Type) throws -> Double { try floating(value, codingPath) }
+        func decode(_ type: Float.Type) throws -> Float { Float(try floating(value, codingPath)) }
+        func decode(_ type: Int.Type) throws -> Int { try integer(value, as: type, codingPath) }
+        func decode(_ type: Int8.Type) throws -> Int8 { try integer(value, as: type, codingPath) }
+        func decode(_ type: Int16.Type) throws -> Int16 { try integer(value, as: type, codingPath) }
+        func decode(_ type: Int32.Type) throws -> Int32 { try integer(value, as: type, codingPath) }
+        func decode(_ type: Int64.Type) throws -> Int64 { try integer(value, as: type, codingPath) }
+        func decode(_ type: UInt.Type) throws -> UInt { try integer(value, as: type, codingPath) }
+        func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(value, as: type, codingPath) }
+        func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(value, as: type, codingPath) }
+        func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(value, as: type, codingPath) }
+        func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(value, as: type, codingPath) }
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+
+/// Encodes any `Encodable` value, a model in particular, straight into ``SnapshotValue``s,
+/// without a JSON round trip.
+///
+/// `Date`, `UUID`, `Data` and `Decimal` keep their own cases; `URL` becomes its absolute string;
+/// every integer width becomes ``SnapshotValue/int(_:)``.
+public struct SnapshotEncoder: Sendable {
+    public init() {}
+
+    /// Encodes `value` into one snapshot value.
+    /// - Throws: `EncodingError` when the value's own `encode(to:)` throws.
+    public func encode<T: Encodable>(_ value: T) throws -> SnapshotValue {
+        try SnapshotEncoding.box(value, codingPath: []).finish()
+    }
+
+    /// Encodes a keyed value (a model) into its attributes: coding key -> value.
+    /// Optionals that are `nil` are absent, as Codable's synthesized `encodeIfPresent` leaves them.
+    /// - Throws: `EncodingError.invalidValue` when the value does not encode as a keyed container.
+    /// - Complexity: O(*n*) in the size of the encoded value.
+    public func encodeAttributes<T: Encodable>(_ value: T) throws -> [String: SnapshotValue] {
+        switch try encode(value) {
+        case .object(let attributes): return attributes
+        default:
+            throw EncodingError.invalidValue(value, .init(
+                codingPath: [], debugDescription: "\(T.self) must encode as a keyed container to be a model."))
+        }
+    }
+}
+
+/// The encoder's working tree: containers hand out references so that nested containers can be
+/// filled after they are created, then the tree is frozen into `SnapshotValue`s.
+enum SnapshotEncoding {
+    final class ObjectBox { var slots: [String: Slot] = [:] }
+    final class ArrayBox { var slots: [Slot] = [] }
+
+    enum Slot {
+        case value(SnapshotValue)
+        case object(ObjectBox)
+        case array(ArrayBox)
+
+        func finish() -> SnapshotValue {
+            switch self {
+            case .value(let v): return v
+            case .object(let box): return .object(box.slots.mapValues { $0.finish() })
+            case .array(let box): return .array(box.slots.map { $0.finish() })
+            }
+        }
+    }
+
+    static func integer<I: FixedWidthInteger>(_ v: I) -> SnapshotValue {
+        if let small = Int64(exactly: v) { return .int(small) }
+        return .unsigned(UInt64(v))
+    }
+
+    /// Boxes one value, recognising the types that have their own snapshot case.
+    static func box<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> Slot {
+        switch value {
+        case let v as String: return .value(.string(v))
+        case let v as Int: return .value(.int(Int64(v)))
+        case let v as Double: return .value(.double(v))
+        case let v as Bool: return .value(.bool(v))
+        case let v as Date: return .value(.date(v))
+        case let v as UUID: return .value(.uuid(v))
+        case let v as Data: return .value(.data(v))
+        case let v as URL: return .value(.string(v.absoluteString))
+        case let v as Decimal: return .value(.decimal(v))
+        default:
+            let encoder = Encoder(codingPath: codingPath)
+            try value.encode(to: encoder)
+            return encoder.slot ?? .value(.object([:]))
+        }
+    }
+
+    final class Encoder: Swift.Encoder {
+        let codingPath: [any CodingKey]
+        var userInfo: [CodingUserInfoKey: Any] { [:] }
+        var slot: Slot?
+
+        init(codingPath: [any CodingKey]) { self.codingPath = codingPath }
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+            let box: ObjectBox
+            if case .object(let existing) = slot { box = existing } else { box = ObjectBox(); slot = .object(box) }
+            return KeyedEncodingContainer(KeyedContainer(box: box, codingPath: codingPath))
+        }
+
+        func unkeyedContainer() -> any UnkeyedEncodingContainer {
+            let box: ArrayBox
+            if case .array(let existing) = slot { box = existing } else { box = ArrayBox(); slot = .array(box) }
+            return UnkeyedContainer(box: box, codingPath: codingPath)
+        }
+
+        func singleValueContainer() -> any SingleValueEncodingContainer { SingleContainer(encoder: self) }
+    }
+
+    struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let box: ObjectBox
+        let codingPath: [any CodingKey]
+
+        mutating func encodeNil(forKey key: Key) { box.slots[key.stringValue] = .value(.null) }
+        mutating func encode(_ value: Bool, forKey key: Key) { box.slots[key.stringValue] = .value(.bool(value)) }
+        mutating func encode(_ value: String, forKey key: Key) { box.slots[key.stringValue] = .value(.string(value)) }
+        mutating func encode(_ value: Double, forKey key: Key) { box.slots[key.stringValue] = .value(.double(value)) }
+        mutating func encode(_ value: Float, forKey key: Key) { box.slots[key.stringValue] = .value(.double(Double(value))) }
+        mutating func encode(_ value: Int, forKey key: Key) { box.slots[key.stringValue] = .value(.int(Int64(value))) }
+        mutating func encode(_ value: Int8, forKey key: Key) { box.slots[key.stringValue] = .value(integer(value)) }
+        mutating func encode(_ value: Int16, forKey key: Key) { box.slots[key.stringValue] = .value(integer(value)) }
+        mutating func encode(_ value: Int32, forKey key: Key) { box.slots[key.stringValue] = .value(integer(value)) }
+        mutating func encode(_ value: Int64, forKey key: Key) { box.slots[key.stringValue] = .value(.int(value)) }
+        mutating func encode(_ value: UInt, forKey key: Key) { box.slots[key.stringValue] = .value(integer(value)) }
+        mutating func encode(_ value: UInt8, forKey key: Key) { box.slots[key.stringValue] = .value(integer(value)) }
+        mutating func encode(_ value: UInt16, forKey key: Key) { box.slots[key.stringValue] = .value(integer(value)) }
+        mutating func encode(_ value: UInt32, forKey key: Key) { box.slots[key.stringValue] = .value(integer(value)) }
+        mutating func encode(_ value: UInt64, forKey key: Key) { box.slots[key.stringValue] = .value(integer(value)) }
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+            box.slots[key.stringValue] = try SnapshotEncoding.box(value, codingPath: codingPath + [key])
+        }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy keyType: NestedKey.Type, forKey key: Key
+        ) -> KeyedEncodingContainer<NestedKey> {
+            let nested = ObjectBox()
+            box.slots[key.stringValue] = .object(nested)
+            return KeyedEncodingContainer(KeyedContainer<NestedKey>(box: nested, codingPath: codingPath + [key]))
+        }
+
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+            let nested = ArrayBox()
+            box.slots[key.stringValue] = .array(nested)
+            return UnkeyedContainer(box: nested, codingPath: codingPath + [key])
+        }
+
+        mutating func superEncoder() -> any Swift.Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
+        mutating func superEncoder(forKey key: Key) -> any Swift.Encoder {
+            ReferencingEncoder(codingPath: codingPath + [key]) { [box] slot in box.slots[key.stringValue] = slot }
+        }
+    }
+
+    struct UnkeyedContainer: UnkeyedEncodingContainer {
+        let box: ArrayBox
+        let codingPath: [any CodingKey]
+        var count: Int { box.slots.count }
+
+        private var nextKey: any CodingKey { IndexKey(index: box.slots.count) }
+
+        mutating func encodeNil() { box.slots.append(.value(.null)) }
+        mutating func encode<T: Encodable>(_ value: T) throws {
+            box.slots.append(try SnapshotEncoding.box(value, codingPath: codingPath + [nextKey]))
+        }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+            let nested = ObjectBox()
+            let path = codingPath + [nextKey]
+            box.slots.append(.object(nested))
+            return KeyedEncodingContainer(KeyedContainer<NestedKey>(box: nested, codingPath: path))
+        }
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+            let nested = ArrayBox()
+            let path = codingPath + [nextKey]
+            box.slots.append(.array(nested))
+            return UnkeyedContainer(box: nested, codingPath: path)
+        }
+        mutating func superEncoder() -> any Swift.Encoder {
+            let index = box.slots.count
+            box.slots.append(.value(.null))
+            return ReferencingEncoder(codingPath: codingPath + [IndexKey(index: index)]) { [box] slot in box.slots[index] = slot }
+        }
+    }
+
+    struct SingleContainer: SingleValueEncodingContainer {
+        let encoder: Encoder
+        var codingPath: [any CodingKey] { encoder.codingPath }
+
+        mutating func encodeNil() { encoder.slot = .value(.null) }
+        mutating func encode<T: Encodable>(_ value: T) throws {
+            encoder.slot = try SnapshotEncoding.box(value, codingPath: codingPath)
+        }
+    }
+
+    /// A `superEncoder` that writes its result back into its parent when it is released.
+    final class ReferencingEncoder: Swift.Encoder {
+        let inner: Encoder
+        let write: (Slot) -> Void
+        var codingPath: [any CodingKey] { inner.codingPath }
+        var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+        init(codingPath: [any CodingKey], write: @escaping (Slot) -> Void) {
+            inner = Encoder(codingPath: codingPath)
+            self.write = write
+        }
+        deinit { write(inner.slot ?? .value(.object([:]))) }
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> { inner.container(keyedBy: type) }
+        func unkeyedContainer() -> any UnkeyedEncodingContainer { inner.unkeyedContainer() }
+        func singleValueContainer() -> any SingleValueEncodingContainer { inner.singleValueContainer() }
+    }
+}
+
+/// The coding key of an array element.
+struct IndexKey: CodingKey {
+    let index: Int
+    init(index: Int) { self.index = index }
+    var stringValue: String { "Index \(index)" }
+    var intValue: Int? { index }
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { index = intValue }
+}

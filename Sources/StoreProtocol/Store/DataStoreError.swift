@@ -1,0 +1,69 @@
+/// An error from a store, or from the framework about a store: a ``code`` to match on and a
+/// message a person can act on.
+///
+/// ```swift
+/// catch let error as DataStoreError where error.code == .unsupportedFeature { … }
+/// ```
+/// Two errors are equal when their codes are.
+public struct DataStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of failure, for matching.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The store does not do this (for example, an update sent to an insert-only store).
+        public static let unsupportedFeature = Code(rawValue: "unsupportedFeature")
+        /// The store cannot evaluate this predicate; the context filters in memory.
+        public static let preferInMemoryFilter = Code(rawValue: "preferInMemoryFilter")
+        /// The store cannot sort this way; the context sorts in memory.
+        public static let preferInMemorySort = Code(rawValue: "preferInMemorySort")
+        /// The predicate cannot be evaluated at all.
+        public static let invalidPredicate = Code(rawValue: "invalidPredicate")
+        /// A save reached a store opened with `allowsSave: false`.
+        public static let readOnly = Code(rawValue: "readOnly")
+        /// A model type or entity name the schema does not hold.
+        public static let unknownEntity = Code(rawValue: "unknownEntity")
+        /// Model metadata that does not fit the model, or no configuration at all.
+        public static let invalidSchema = Code(rawValue: "invalidSchema")
+        /// A stored snapshot that does not decode as its model type.
+        public static let undecodableSnapshot = Code(rawValue: "undecodableSnapshot")
+        /// A change would give two models the same values of a unique constraint.
+        public static let constraintViolation = Code(rawValue: "constraintViolation")
+        /// A store location or configuration that cannot be used.
+        public static let invalidConfiguration = Code(rawValue: "invalidConfiguration")
+        /// Stored data that is damaged or of another format or version.
+        public static let corruptStore = Code(rawValue: "corruptStore")
+        /// The file system refused an operation.
+        public static let ioFailure = Code(rawValue: "ioFailure")
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    public static func == (lhs: DataStoreError, rhs: DataStoreError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    /// The context filters in memory.
+    public static let preferInMemoryFilter = DataStoreError(.preferInMemoryFilter, "The store prefers the context to filter.")
+    /// The context sorts in memory.
+    public static let preferInMemorySort = DataStoreError(.preferInMemorySort, "The store prefers the context to sort.")
+
+    /// The store does not do `what`.
+    public static func unsupportedFeature(_ what: String) -> DataStoreError {
+        DataStoreError(.unsupportedFeature, what)
+    }
+
+    static func unknownEntity(_ name: String, in schema: Schema) -> DataStoreError {
+        DataStoreError(.unknownEntity,
+            "'\(name)' is not in the schema (it holds: \(schema.entities.isEmpty ? "nothing" : schema.description)). "
+            + "Add the type to ModelContainer(for:) or to the store configuration's schema.")
+    }
+}

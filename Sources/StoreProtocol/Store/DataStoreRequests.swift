@@ -1,0 +1,81 @@
+import Foundation
+
+/// A fetch sent to a store.
+public struct DataStoreFetchRequest<T: PersistentModel>: Sendable {
+    public var descriptor: FetchDescriptor<T>
+    public var editingState: EditingState
+
+    public init(descriptor: FetchDescriptor<T>, editingState: EditingState = EditingState()) {
+        self.descriptor = descriptor
+        self.editingState = editingState
+    }
+}
+
+/// What a store answers to a fetch.
+public struct DataStoreFetchResult<T: PersistentModel, Snapshot: DataStoreSnapshot>: Sendable {
+    public var descriptor: FetchDescriptor<T>
+    /// The selected snapshots, in the descriptor's order.
+    public var fetchedSnapshots: [Snapshot]
+    /// Snapshots of related models the store chose to send along.
+    public var relatedSnapshots: [PersistentIdentifier: Snapshot]
+
+    public init(descriptor: FetchDescriptor<T>, fetchedSnapshots: [Snapshot], relatedSnapshots: [PersistentIdentifier: Snapshot] = [:]) {
+        self.descriptor = descriptor
+        self.fetchedSnapshots = fetchedSnapshots
+        self.relatedSnapshots = relatedSnapshots
+    }
+}
+
+/// The changes of one ``ModelContext/save()`` for one store, each list in the order the changes
+/// were first made. A store records them in one history transaction: inserts, then updates,
+/// then deletes.
+public struct DataStoreSaveChangesRequest<Snapshot: DataStoreSnapshot>: Sendable {
+    public var editingState: EditingState
+    public var inserted: [Snapshot]
+    /// Full snapshots of changed models; the store works out which attributes changed.
+    public var updated: [Snapshot]
+    /// The last known snapshots of deleted models. Deleting a model the store does not hold is
+    /// no change.
+    public var deleted: [Snapshot]
+
+    public init(editingState: EditingState, inserted: [Snapshot] = [], updated: [Snapshot] = [], deleted: [Snapshot] = []) {
+        self.editingState = editingState
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+    }
+
+    /// Whether the request holds no change at all.
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}
+
+/// What a store answers to a save.
+public struct DataStoreSaveChangesResult<Snapshot: DataStoreSnapshot>: Sendable {
+    public var storeIdentifier: String
+    /// Inserted identifiers that now name another stored model (unique-constraint upserts).
+    public var remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]
+    /// The stored state of models whose values the store changed or chose (for example the
+    /// merged values of an upsert), keyed by their final identifier.
+    public var snapshotsToReregister: [PersistentIdentifier: Snapshot]
+
+    public init(
+        for storeIdentifier: String,
+        remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier] = [:],
+        snapshotsToReregister: [PersistentIdentifier: Snapshot] = [:]
+    ) {
+        self.storeIdentifier = storeIdentifier
+        self.remappedIdentifiers = remappedIdentifiers
+        self.snapshotsToReregister = snapshotsToReregister
+    }
+}
+
+/// Deletes every model of `T` that a predicate selects (all of them when `nil`).
+public struct DataStoreBatchDeleteRequest<T: PersistentModel>: Sendable {
+    public var editingState: EditingState
+    public var predicate: Predicate<T>?
+
+    public init(editingState: EditingState = EditingState(), predicate: Predicate<T>? = nil) {
+        self.editingState = editingState
+        self.predicate = predicate
+    }
+}

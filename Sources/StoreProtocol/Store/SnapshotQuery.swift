@@ -1,0 +1,65 @@
+import Foundation
+
+/// Evaluates a ``FetchDescriptor`` over snapshots by materializing models, for stores that keep
+/// snapshots and want to filter and sort themselves rather than throw
+/// ``DataStoreError/preferInMemoryFilter``.
+public enum SnapshotQuery {
+    /// Filters, sorts and pages `snapshots` as `descriptor` says.
+    /// - Throws: ``DataStoreError/Code/undecodableSnapshot`` when a snapshot does not decode as
+    ///   `T`; ``DataStoreError/Code/invalidPredicate`` when the predicate throws.
+    /// - Complexity: O(*n* log *n*) decodes and comparisons for *n* snapshots; O(*n*) without a sort.
+    public static func evaluate<T: PersistentModel, S: DataStoreSnapshot>(
+        _ descriptor: FetchDescriptor<T>, over snapshots: some Sequence<S>
+    ) throws -> [S] {
+        if descriptor.predicate == nil, descriptor.sortBy.isEmpty {
+            return Array(descriptor.page(Array(snapshots)))
+        }
+        var rows: [(snapshot: S, model: T)] = []
+        for snapshot in snapshots {
+            let model: T = try materialize(snapshot)
+            if let predicate = descriptor.predicate, try !matches(predicate, model) { continue }
+            rows.append((snapshot, model))
+        }
+        if !descriptor.sortBy.isEmpty {
+            let comparator = descriptor.sortBy
+            rows.sort { lhs, rhs in
+                for sort in comparator {
+                    switch sort.compare(lhs.model, rhs.model) {
+                    case .orderedAscending: return true
+                    case .orderedDescending: return false
+                    case .orderedSame: continue
+                    }
+                }
+                return false
+            }
+        }
+        return descriptor.page(rows).map(\.snapshot)
+    }
+
+    /// The snapshots a predicate selects, all of them when it is `nil`.
+    public static func filter<T: PersistentModel, S: DataStoreSnapshot>(
+        _ snapshots: [S], by predicate: Predicate<T>?, schema: Schema
+    ) throws -> [S] {
+        guard let predicate else { return snapshots }
+        return try snapshots.filter { try matches(predicate, try materialize($0) as T) }
+    }
+
+    /// Decodes one snapshot as a `T`.
+    /// - Throws: ``DataStoreError/Code/undecodableSnapshot`` naming the model and the cause.
+    public static func materialize<T: PersistentModel>(_ snapshot: some DataStoreSnapshot) throws -> T {
+        do {
+            return try SnapshotDecoder().decode(T.self, fromAttributes: snapshot.values)
+        } catch {
+            throw DataStoreError(.undecodableSnapshot,
+                "The stored \(snapshot.persistentIdentifier) does not decode as \(T.self): \(error). "
+                + "The stored data and the model type disagree; migrate the data or fix the model.")
+        }
+    }
+
+    /// Evaluates a predicate, wrapping its errors.
+    static func matches<T>(_ predicate: Predicate<T>, _ model: T) throws -> Bool {
+        do { return try predicate.evaluate(model) } catch {
+            throw DataStoreError(.invalidPredicate, "The predicate could not be evaluated on \(T.self): \(error).")
+        }
+    }
+}

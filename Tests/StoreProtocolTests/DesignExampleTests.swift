@@ -1,0 +1,94 @@
+import Foundation
+import MemoryStore
+import StoreProtocol
+import Testing
+
+final class Trip: PersistentModel {
+    var id = UUID()
+    var name: String
+    var destination: String
+    var startDate: Date
+    var endDate: Date
+    var accommodationID: UUID?
+
+    init(name: String, destination: String, startDate: Date, endDate: Date) {
+        self.name = name
+        self.destination = destination
+        self.startDate = startDate
+        self.endDate = endDate
+    }
+
+    static let schemaMetadata = SchemaMetadata<Trip>(
+        unique: [[\.name, \.startDate, \.endDate]],
+        indexed: [[\.name], [\.startDate]],
+        preservedOnDeletion: [\.name, \.startDate, \.endDate])
+}
+
+final class LivingAccommodation: PersistentModel {
+    var id = UUID()
+    var address: String
+    var placeName: String
+    var isConfirmed = false
+
+    init(address: String, placeName: String) {
+        self.address = address
+        self.placeName = placeName
+    }
+}
+
+/// DESIGN.md section 2, as written, on a memory store.
+@Test func designExampleRunsAsWritten() throws {
+    let container = try ModelContainer(for: Trip.self, LivingAccommodation.self,
+                                       configurations: MemoryStoreConfiguration())
+    let start = Date(timeIntervalSince1970: 1_780_000_000)
+    let setup = ModelContext(container)
+    setup.author = "app"
+    let stay = LivingAccommodation(address: "Laugavegur 1", placeName: "Hotel Borg")
+    setup.insert(stay)
+    let doomed = Trip(name: "Old trip", destination: "Oslo", startDate: start, endDate: start + 86_400)
+    setup.insert(doomed)
+    try setup.save()
+    var savedToken = try #require(try setup.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).last?.token)
+
+    let context = ModelContext(container)
+    context.author = "widget"
+    let trip = Trip(name: "Iceland", destination: "Akureyri", startDate: start, endDate: start + 5 * 86_400)
+    context.insert(trip)
+    trip.destination = "Reykjavík"
+    try context.save()
+    let widgetStay = try #require(try context.fetch(FetchDescriptor<LivingAccommodation>()).first)
+    widgetStay.isConfirmed = true
+    context.delete(try #require(try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "Old trip" })).first))
+    try context.save()
+
+    var inserted: [String] = [], updated: [[String]] = [], deletedNames: [String?] = []
+    var descriptor = HistoryDescriptor<DefaultHistoryTransaction>(after: savedToken)
+    descriptor.predicate = #Predicate { $0.author == "widget" }
+    let transactions = try context.fetchHistory(descriptor)
+    for transaction in transactions {
+        for change in transaction.changes {
+            switch change {
+            case .insert(let insert as DefaultHistoryInsert<Trip>):
+                inserted.append("\(insert.changedPersistentIdentifier.entityName)")
+            case .update(let update as DefaultHistoryUpdate<LivingAccommodation>):
+                updated.append(update.updatedAttributes.map { "\($0)" })
+                #expect(update.updated(\.isConfirmed))
+                #expect(!update.updated(\.address))
+            case .delete(let delete as DefaultHistoryDelete<Trip>):
+                deletedNames.append(delete.tombstone[\.name])
+                #expect(delete.tombstone[\.destination] == nil)
+            default: break
+            }
+        }
+        savedToken = transaction.token
+    }
+    #expect(transactions.count == 2)
+    #expect(inserted == ["Trip"])
+    #expect(updated == [["\\LivingAccommodation.isConfirmed"]])
+    #expect(deletedNames == ["Old trip"])
+
+    // The token is Codable: persisted between runs, it resumes after the last transaction.
+    let data = try JSONEncoder().encode(savedToken)
+    let restored = try JSONDecoder().decode(DefaultHistoryToken.self, from: data)
+    #expect(try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(after: restored)).isEmpty)
+}
