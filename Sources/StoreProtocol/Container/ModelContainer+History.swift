@@ -52,17 +52,16 @@ extension ModelContainer {
         merged.sort {
             ($0.timestamp, $0.storeIdentifier, $0.transactionIdentifier) < ($1.timestamp, $1.storeIdentifier, $1.transactionIdentifier)
         }
-        var unsorted = descriptor
-        unsorted.predicate = nil
-        unsorted.sortBy = []
-        var result = try unsorted.apply(to: merged)
-        // Cumulative tokens: each one resumes every store after the transactions before it.
+        // Cumulative tokens, in time order: each resumes every store after the transactions
+        // before it. Then sort and limit as asked.
         var positions = descriptor.after?.positions ?? [:]
-        for index in result.indices {
-            positions[result[index].storeIdentifier] = result[index].transactionIdentifier
-            result[index].token = DefaultHistoryToken(positions: positions)
+        for index in merged.indices {
+            positions[merged[index].storeIdentifier] = merged[index].transactionIdentifier
+            merged[index].token = DefaultHistoryToken(positions: positions)
         }
-        if !descriptor.sortBy.isEmpty { result.sort(using: descriptor.sortBy) }
+        var sortAndLimit = descriptor
+        sortAndLimit.predicate = nil
+        let result = try sortAndLimit.apply(to: merged)
         return result
     }
 

@@ -81,7 +81,11 @@ extension ModelContext {
         }
     }
 
-    /// Calls `block` with each selected model, fetching `batchSize` at a time.
+    /// Calls `block` with each selected model, in batches of `batchSize`.
+    ///
+    /// The models are the ones the descriptor selected when the enumeration began: models the
+    /// block inserts are not visited. This context keeps fetched models in its identity map, so
+    /// batching bounds how often the mutation check runs, not memory.
     ///
     /// - Parameter allowEscapingMutations: when `false` (the default), throws
     ///   ``ModelContextError/Code/mutationDuringEnumeration`` if, after a batch, the context has
@@ -90,24 +94,18 @@ extension ModelContext {
         _ descriptor: FetchDescriptor<T>, batchSize: Int = 5_000, allowEscapingMutations: Bool = false,
         _ block: (T) throws -> Void
     ) throws {
-        let batchSize = max(1, batchSize)
         let guardMutations = !allowEscapingMutations && !hasChanges
-        var offset = descriptor.fetchOffset ?? 0
-        var remaining = descriptor.fetchLimit ?? .max
-        while remaining > 0 {
-            var batch = descriptor
-            batch.fetchOffset = offset
-            batch.fetchLimit = min(batchSize, remaining)
-            let models = try fetch(batch)
-            for model in models { try block(model) }
+        let models = try fetch(descriptor)
+        var start = models.startIndex
+        while start < models.endIndex {
+            let end = min(models.endIndex, start + max(1, batchSize))
+            for model in models[start..<end] { try block(model) }
             if guardMutations, hasChanges {
                 throw ModelContextError(.mutationDuringEnumeration,
                     "Models were changed while enumerating \(T.self) without allowEscapingMutations; "
                     + "save inside the block or pass allowEscapingMutations: true.")
             }
-            if models.count < batchSize { break }
-            offset += models.count
-            remaining -= models.count
+            start = end
         }
     }
 

@@ -1,0 +1,30 @@
+/// One check of the store contract: a value with a name, the capabilities it needs (or needs
+/// missing), and a `run` that throws a ``ConformanceFailure`` naming what it expected and saw.
+public struct ConformanceCase: Sendable, CustomStringConvertible {
+    /// The part of the contract: "crud", "fetching", "history", …
+    public let area: String
+    public let name: String
+    /// The case runs only on stores with all of these.
+    public let requires: StoreCapabilities
+    /// The case runs only on stores with none of these (it checks a refusal).
+    public let lacks: StoreCapabilities
+    public let run: @Sendable (ConformanceTarget) async throws -> Void
+
+    public init(
+        area: String, name: String, requires: StoreCapabilities = [], lacks: StoreCapabilities = [],
+        run: @escaping @Sendable (ConformanceTarget) async throws -> Void
+    ) {
+        self.area = area
+        self.name = name
+        self.requires = requires
+        self.lacks = lacks
+        self.run = run
+    }
+
+    /// Whether the case applies to a store with `capabilities`.
+    public func applies(to capabilities: StoreCapabilities) -> Bool {
+        capabilities.isSuperset(of: requires) && capabilities.isDisjoint(with: lacks)
+    }
+
+    public var description: String { "\(area)/\(name)" }
+}
