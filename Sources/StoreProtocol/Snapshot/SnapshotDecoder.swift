@@ -64,6 +64,16 @@ enum SnapshotDecoding {
         case is Int.Type: return try integer(value, as: Int.self, codingPath) as! T
         case is Double.Type: return try floating(value, codingPath) as! T
         case is Bool.Type: return try bool(value, codingPath) as! T
+        case is Float.Type: return Float(try floating(value, codingPath)) as! T
+        case is Int8.Type: return try integer(value, as: Int8.self, codingPath) as! T
+        case is Int16.Type: return try integer(value, as: Int16.self, codingPath) as! T
+        case is Int32.Type: return try integer(value, as: Int32.self, codingPath) as! T
+        case is Int64.Type: return try integer(value, as: Int64.self, codingPath) as! T
+        case is UInt.Type: return try integer(value, as: UInt.self, codingPath) as! T
+        case is UInt8.Type: return try integer(value, as: UInt8.self, codingPath) as! T
+        case is UInt16.Type: return try integer(value, as: UInt16.self, codingPath) as! T
+        case is UInt32.Type: return try integer(value, as: UInt32.self, codingPath) as! T
+        case is UInt64.Type: return try integer(value, as: UInt64.self, codingPath) as! T
         case is Date.Type:
             switch value {
             case .date(let v): return v as! T

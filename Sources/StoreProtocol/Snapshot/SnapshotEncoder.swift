@@ -53,13 +53,24 @@ enum SnapshotEncoding {
         return .unsigned(UInt64(v))
     }
 
-    /// Boxes one value, recognising the types that have their own snapshot case.
+    /// Boxes one value, recognising primitives (whose own `encode(to:)` would call back here)
+    /// and the types that have their own snapshot case.
     static func box<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> Slot {
         switch value {
         case let v as String: return .value(.string(v))
         case let v as Int: return .value(.int(Int64(v)))
         case let v as Double: return .value(.double(v))
         case let v as Bool: return .value(.bool(v))
+        case let v as Float: return .value(.double(Double(v)))
+        case let v as Int8: return .value(integer(v))
+        case let v as Int16: return .value(integer(v))
+        case let v as Int32: return .value(integer(v))
+        case let v as Int64: return .value(integer(v))
+        case let v as UInt: return .value(integer(v))
+        case let v as UInt8: return .value(integer(v))
+        case let v as UInt16: return .value(integer(v))
+        case let v as UInt32: return .value(integer(v))
+        case let v as UInt64: return .value(integer(v))
         case let v as Date: return .value(.date(v))
         case let v as UUID: return .value(.uuid(v))
         case let v as Data: return .value(.data(v))
