@@ -23,6 +23,9 @@ let package = Package(
         .target(name: "LogStore", dependencies: ["StoreProtocol"], swiftSettings: swiftSettings),
         .target(name: "StoreConformance", dependencies: ["StoreProtocol"], swiftSettings: swiftSettings),
 
+        // A child process for tests that need a second process (crash and multi-process tests).
+        .executableTarget(name: "StoreTestHelper", dependencies: ["StoreProtocol", "JSONStore"], swiftSettings: swiftSettings),
+
         .testTarget(
             name: "StoreProtocolTests",
             dependencies: ["StoreProtocol", "MemoryStore"],
@@ -32,8 +35,12 @@ let package = Package(
             dependencies: ["MemoryStore", "StoreProtocol"],
             swiftSettings: swiftSettings),
         .testTarget(
+            name: "JSONStoreTests",
+            dependencies: ["JSONStore", "StoreProtocol", "StoreTestHelper"],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "Conformance",
-            dependencies: ["StoreConformance", "StoreProtocol", "MemoryStore"],
+            dependencies: ["StoreConformance", "StoreProtocol", "MemoryStore", "JSONStore"],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

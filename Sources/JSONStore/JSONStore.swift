@@ -1,1 +1,175 @@
-// The JSON store arrives with its own issue; this target keeps the product list stable.
+import Foundation
+import StoreProtocol
+import Synchronization
+
+/// A durable ``DataStore`` with full history, kept as human-readable JSON.
+///
+/// - A save appends one checksummed line to the journal and flushes it (`fsync`) before it
+///   returns: its cost does not grow with the store. The journal is folded into the base file
+///   (write a temporary file, `fsync`, rename, `fsync` the directory) once it outgrows it.
+/// - A crash at any instant leaves the acknowledged saves and nothing else: a torn last journal
+///   line is cut back before the next append; a damaged base or a damaged line in the middle is
+///   a ``DataStoreError/Code/corruptStore`` error that leaves the files untouched.
+/// - Several processes (an app and its widget) may open one store: writers take an exclusive
+///   file lock, readers a shared one, and each reads the other's new journal lines (data and
+///   history) without reloading the store.
+public final class JSONStore: DataStore, HistoryProviding {
+    public typealias Snapshot = DefaultSnapshot
+    public typealias HistoryType = DefaultHistoryTransaction
+
+    public let configuration: JSONStoreConfiguration
+    public let identifier: String
+    public let schema: Schema
+    private let files: StoreFiles
+    private let lock: FileLock
+    private let state: Mutex<StoreState>
+
+    /// Opens the store at `configuration.url`, creating it when it does not exist (unless the
+    /// configuration is read-only: then it reads as empty and nothing is created).
+    /// - Throws: ``DataStoreError/Code/invalidConfiguration`` when the directory does not exist;
+    ///   ``DataStoreError/Code/corruptStore`` for a file that is not a store, of another version,
+    ///   or damaged; ``DataStoreError/Code/ioFailure`` when the system refuses (permissions).
+    public init(_ configuration: JSONStoreConfiguration) throws {
+        guard let schema = configuration.schema else {
+            throw DataStoreError(.invalidSchema, "JSONStore '\(configuration.name)' needs a schema; open it through a ModelContainer.")
+        }
+        let files = StoreFiles(url: configuration.url)
+        let directory = configuration.url.deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw DataStoreError(.invalidConfiguration,
+                "The directory \(directory) of the JSON store \(configuration.url.path) does not exist. Create it first.")
+        }
+        let lock = FileLock(path: files.lock)
+        var state = StoreState(schema: schema)
+        if configuration.allowsSave {
+            try lock.withLock(exclusive: true) {
+                try state.catchUp(files, cutTornTail: true)
+                if state.baseIdentity == nil {
+                    state.storeIdentifier = UUID().uuidString
+                    try state.compact(files)
+                }
+            }
+        } else {
+            try lock.withLock(exclusive: false) { try state.catchUp(files, cutTornTail: false) }
+        }
+        self.configuration = configuration
+        self.schema = schema
+        self.files = files
+        self.lock = lock
+        identifier = state.storeIdentifier ?? UUID().uuidString
+        self.state = Mutex(state)
+    }
+
+    // MARK: Reading and writing under the file lock
+
+    /// Runs `body` on a state that has read every other process's saves.
+    private func read<T: Sendable>(_ body: (borrowing StoreState) throws -> T) throws -> T {
+        try state.withLock { state in
+            if try !isCurrent(state) {
+                try lock.withLock(exclusive: false) { try state.catchUp(files, cutTornTail: false) }
+            }
+            return try body(state)
+        }
+    }
+
+    /// Whether the files are as this state last read them (two `stat` calls, no lock).
+    private func isCurrent(_ state: StoreState) throws -> Bool {
+        guard let base = try FileIO.identity(files.base), base == state.baseIdentity else { return false }
+        let journal = try FileIO.identity(files.journal)
+        return journal?.inode == state.journalIdentity?.inode && (journal?.size ?? 0) == state.journalOffset
+    }
+
+    /// Runs `body` under the exclusive lock on an up-to-date state, then compacts if due.
+    private func write<T: Sendable>(_ body: (inout StoreState) throws -> T) throws -> T {
+        guard configuration.allowsSave else {
+            throw DataStoreError(.readOnly, "The JSON store \(files.base) is read-only (allowsSave is false); nothing was written.")
+        }
+        return try state.withLock { state in
+            try lock.withLock(exclusive: true) {
+                try state.catchUp(files, cutTornTail: true)
+                let result = try body(&state)
+                if state.journalOffset > max(Int64(configuration.compactionThreshold), state.baseSize) {
+                    // The save is already durable in the journal; a failed fold is retried later.
+                    try? state.compact(files)
+                }
+                return result
+            }
+        }
+    }
+
+    // MARK: DataStore
+
+    public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
+        let rows = try read { $0.table.snapshots(of: T.entityName) }
+        return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: try SnapshotQuery.evaluate(request.descriptor, over: rows))
+    }
+
+    public func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
+        let descriptor = request.descriptor
+        if descriptor.predicate == nil, descriptor.fetchOffset == nil, descriptor.fetchLimit == nil {
+            return try read { $0.table.count(of: T.entityName) }
+        }
+        return try fetch(request).fetchedSnapshots.count
+    }
+
+    public func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
+        try write { state in
+            // Validate and compute on a copy of nothing: `apply` undoes itself when it throws,
+            // and `append` reloads from disk when the write fails.
+            let outcome = try state.table.apply(request, storeIdentifier: identifier)
+            guard !outcome.changes.isEmpty else { return outcome.result }
+            let record = HistoryRecord(
+                transactionNumber: state.history.nextTransactionNumber, author: request.editingState.author,
+                timestamp: Date(), changes: outcome.changes)
+            var upserts: [JournalEntry.Row] = []
+            var deletes: [PersistentIdentifier] = []
+            for change in outcome.changes {
+                if change.kind == .delete {
+                    deletes.append(change.persistentIdentifier)
+                } else if let row = state.table.snapshot(for: change.persistentIdentifier) {
+                    upserts.append(JournalEntry.Row(entity: change.entityName, values: row.values))
+                }
+            }
+            try state.append(JournalEntry(
+                sequence: state.journalSequence + 1, transaction: record, upserts: upserts, deletes: deletes,
+                historyExpiredThrough: state.history.retentionBound(configuration.historyRetention, pending: record)),
+                files: files)
+            return outcome.result
+        }
+    }
+
+    public func erase() throws {
+        try write { state in
+            try state.append(JournalEntry(sequence: state.journalSequence + 1, erase: true), files: files)
+            try state.compact(files)
+        }
+    }
+
+    /// Folds the journal into a new base file now.
+    /// - Throws: ``DataStoreError/Code/ioFailure``; the store is unchanged then.
+    public func compact() throws {
+        try write { try $0.compact(files) }
+    }
+
+    // MARK: HistoryProviding
+
+    public func fetchHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws -> [DefaultHistoryTransaction] {
+        try read { try $0.history.fetch(descriptor, storeIdentifier: identifier, schema: schema) }
+    }
+
+    public func deleteHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws {
+        try write { state in
+            let doomed = try state.history.fetch(descriptor, storeIdentifier: identifier, schema: schema).map(\.transactionIdentifier)
+            guard !doomed.isEmpty else { return }
+            try state.append(JournalEntry(sequence: state.journalSequence + 1, deletedTransactions: doomed), files: files)
+        }
+    }
+
+    public func currentHistoryToken() throws -> DefaultHistoryToken? {
+        try read { state in
+            state.history.lastTransactionNumber == 0 ? nil
+                : DefaultHistoryToken(storeIdentifier: identifier, transactionNumber: state.history.lastTransactionNumber)
+        }
+    }
+}

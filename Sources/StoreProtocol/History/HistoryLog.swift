@@ -77,9 +77,7 @@ public struct HistoryLog: Sendable {
     @discardableResult
     public mutating func delete(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>, storeIdentifier: String, schema: Schema) throws -> Set<Int64> {
         let doomed = Set(try fetch(descriptor, storeIdentifier: storeIdentifier, schema: schema).map(\.transactionIdentifier))
-        guard !doomed.isEmpty else { return [] }
-        records.removeAll { doomed.contains($0.transactionNumber) }
-        expiredThrough = max(expiredThrough, doomed.max() ?? 0)
+        delete(transactionNumbers: doomed)
         return doomed
     }
 
@@ -94,17 +92,34 @@ public struct HistoryLog: Sendable {
     /// Deletes what `retention` no longer keeps; returns whether anything was deleted.
     @discardableResult
     public mutating func apply(_ retention: HistoryRetention, now: Date = Date()) -> Bool {
+        guard let bound = retentionBound(retention, now: now) else { return false }
+        delete(through: bound)
+        return true
+    }
+
+    /// The newest transaction `retention` would delete once `pending` is recorded too, `nil` when
+    /// it keeps everything: lets a backend write the deletion in the same durable step as the save.
+    public func retentionBound(_ retention: HistoryRetention, now: Date = Date(), pending: HistoryRecord? = nil) -> Int64? {
+        let count = records.count + (pending == nil ? 0 : 1)
+        func record(at index: Int) -> HistoryRecord { index < records.count ? records[index] : pending! }
         var bound: Int64 = 0
-        if let maximum = retention.maximumTransactions, records.count > maximum {
-            bound = records[records.count - max(0, maximum) - 1].transactionNumber
+        if let maximum = retention.maximumTransactions, count > max(0, maximum) {
+            bound = record(at: count - max(0, maximum) - 1).transactionNumber
         }
         if let age = retention.maximumAge {
             let cutoff = now.addingTimeInterval(-age)
-            if let lastOld = records.last(where: { $0.timestamp < cutoff }) { bound = max(bound, lastOld.transactionNumber) }
+            var index = count - 1
+            while index >= 0, record(at: index).timestamp >= cutoff { index -= 1 }
+            if index >= 0 { bound = max(bound, record(at: index).transactionNumber) }
         }
-        guard bound > expiredThrough else { return false }
-        delete(through: bound)
-        return true
+        return bound > expiredThrough ? bound : nil
+    }
+
+    /// Deletes these transactions; tokens before the newest of them expire.
+    public mutating func delete(transactionNumbers: Set<Int64>) {
+        guard let newest = transactionNumbers.max() else { return }
+        records.removeAll { transactionNumbers.contains($0.transactionNumber) }
+        expiredThrough = max(expiredThrough, newest)
     }
 
     /// Forgets everything, keeping the transaction counter so old tokens read as expired.

@@ -111,6 +111,21 @@ public struct SnapshotTable: Sendable {
         return Outcome(changes: changes, result: result)
     }
 
+    /// Writes one row as it is (replaying a save recorded elsewhere), replacing the row with the
+    /// same identifier.
+    /// - Throws: ``DataStoreError/Code/unknownEntity``; ``DataStoreError/Code/constraintViolation``
+    ///   when the row would collide with another on a unique constraint.
+    public mutating func write(_ snapshot: DefaultSnapshot) throws {
+        var rows = try takeRows(snapshot.persistentIdentifier.entityName)
+        defer { entities[snapshot.persistentIdentifier.entityName] = rows }
+        try rows.put(snapshot)
+    }
+
+    /// Removes one row, if present.
+    public mutating func remove(_ identifier: PersistentIdentifier) {
+        entities[identifier.entityName]?.remove(identifier.primaryKey)
+    }
+
     /// Removes every row.
     public mutating func removeAll() {
         entities = entities.mapValues { EntityRows(entity: $0.entity) }

@@ -1,0 +1,160 @@
+import Foundation
+import StoreProtocol
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The POSIX calls the store makes, each turning a failure into a ``DataStoreError`` that names
+/// the file and the system's reason. Durability rests on `fsync` of files and of the directory
+/// that holds a file created or renamed.
+enum FileIO {
+    static func failure(_ what: String, _ path: String, errno code: Int32 = errno) -> DataStoreError {
+        let reason = String(cString: strerror(code))
+        var advice = ""
+        if code == EACCES || code == EPERM { advice = " Check the file's permissions." }
+        if code == ENOSPC { advice = " Free some disk space." }
+        if code == ENOENT { advice = " Check that the directory exists." }
+        return DataStoreError(.ioFailure, "Could not \(what) \(path): \(reason).\(advice)")
+    }
+
+    /// Identity of a file's contents as seen by `stat`: changes when the file is replaced.
+    struct Identity: Equatable, Sendable {
+        var inode: UInt64
+        var device: UInt64
+        var size: Int64
+    }
+
+    /// The file's identity, `nil` when it does not exist.
+    static func identity(_ path: String) throws -> Identity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT { return nil }
+            throw failure("inspect", path)
+        }
+        return Identity(inode: UInt64(info.st_ino), device: UInt64(info.st_dev), size: Int64(info.st_size))
+    }
+
+    /// Reads `path` from byte `offset` to its end.
+    static func read(_ path: String, from offset: Int64 = 0) throws -> Data {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("open", path) }
+        defer { close(fd) }
+        var result = Data()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var position = offset
+        while true {
+            let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(position)) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure("read", path)
+            }
+            if count == 0 { break }
+            result.append(contentsOf: buffer[0..<count])
+            position += Int64(count)
+        }
+        return result
+    }
+
+    /// Writes all of `data` to `fd`.
+    static func writeAll(_ fd: Int32, _ data: Data, path: String) throws {
+        try data.withUnsafeBytes { raw in
+            var written = 0
+            while written < raw.count {
+                let count = write(fd, raw.baseAddress! + written, raw.count - written)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw failure("write", path)
+                }
+                written += count
+            }
+        }
+    }
+
+    static func fsyncOrThrow(_ fd: Int32, path: String) throws {
+        while fsync(fd) != 0 {
+            if errno == EINTR { continue }
+            throw failure("flush to disk", path)
+        }
+    }
+
+    /// Makes a directory entry durable (a created or renamed file in it).
+    static func syncDirectory(of path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("open the directory of", path) }
+        defer { close(fd) }
+        try fsyncOrThrow(fd, path: directory)
+    }
+
+    /// Appends `data` to `path` (created if missing) and flushes it to disk before returning.
+    /// On failure, the file is cut back to its previous length.
+    static func appendDurably(_ data: Data, to path: String, expectedLength: Int64) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw failure("open", path) }
+        defer { close(fd) }
+        do {
+            guard lseek(fd, off_t(expectedLength), SEEK_SET) >= 0 else { throw failure("seek in", path) }
+            try writeAll(fd, data, path: path)
+            try fsyncOrThrow(fd, path: path)
+            if expectedLength == 0 { try syncDirectory(of: path) }
+        } catch {
+            _ = ftruncate(fd, off_t(expectedLength))
+            _ = fsync(fd)
+            throw error
+        }
+    }
+
+    /// Cuts `path` back to `length` bytes and flushes it (a torn journal tail).
+    static func truncate(_ path: String, to length: Int64) throws {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("open", path) }
+        defer { close(fd) }
+        guard ftruncate(fd, off_t(length)) == 0 else { throw failure("truncate", path) }
+        try fsyncOrThrow(fd, path: path)
+    }
+
+    /// Replaces `path` with `data` atomically: write a temporary file, flush it, rename it over
+    /// `path`, flush the directory. A crash leaves the old file or the new one, never a mix.
+    static func replaceAtomically(_ path: String, with data: Data) throws {
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw failure("create", temporary) }
+        do {
+            try writeAll(fd, data, path: temporary)
+            try fsyncOrThrow(fd, path: temporary)
+            close(fd)
+            guard rename(temporary, path) == 0 else { throw failure("rename \(temporary) to", path) }
+            try syncDirectory(of: path)
+        } catch {
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+    }
+}
+
+/// An advisory lock on a file (`flock`): exclusive for writers, shared for readers, across
+/// processes and across store instances in one process.
+final class FileLock: Sendable {
+    let path: String
+
+    init(path: String) { self.path = path }
+
+    func withLock<T>(exclusive: Bool, _ body: () throws -> T) throws -> T {
+        var fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if fd < 0, !exclusive, errno == EACCES || errno == EROFS { fd = open(path, O_RDONLY | O_CLOEXEC) }
+        if fd < 0, !exclusive, errno == ENOENT { return try body() }   // nothing to read yet
+        guard fd >= 0 else { throw FileIO.failure("open the lock file", path) }
+        defer { close(fd) }
+        while flock(fd, exclusive ? LOCK_EX : LOCK_SH) != 0 {
+            if errno == EINTR { continue }
+            throw FileIO.failure("lock", path)
+        }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+}

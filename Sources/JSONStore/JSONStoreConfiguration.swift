@@ -1,0 +1,35 @@
+import Foundation
+import StoreProtocol
+
+/// A durable store whose data lives in JSON files beside `url`: `url` itself (the base file),
+/// `url.journal` (saves since the base was written) and `url.lock` (the writers' lock).
+///
+/// ```swift
+/// let configuration = JSONStoreConfiguration(url: URL(filePath: "trips.json"))
+/// ```
+public struct JSONStoreConfiguration: DataStoreConfiguration {
+    public typealias Store = JSONStore
+
+    public var name: String
+    /// The base file. Its directory must exist; the file is created on first open.
+    public var url: URL
+    public var schema: Schema?
+    public var allowsSave: Bool
+    /// How long history is kept.
+    public var historyRetention: HistoryRetention
+    /// The journal is folded into a new base file when it is larger than this many bytes and
+    /// larger than the base file, so that folding costs O(1) amortized per save.
+    public var compactionThreshold: Int
+
+    public init(
+        name: String? = nil, url: URL, schema: Schema? = nil, allowsSave: Bool = true,
+        historyRetention: HistoryRetention = .unlimited, compactionThreshold: Int = 1 << 20
+    ) {
+        self.name = name ?? url.lastPathComponent
+        self.url = url
+        self.schema = schema
+        self.allowsSave = allowsSave
+        self.historyRetention = historyRetention
+        self.compactionThreshold = compactionThreshold
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import StoreProtocol
+
+/// One journal entry: what one save (or one history deletion) did, enough to replay it.
+struct JournalEntry: Codable {
+    /// Consecutive from the base file's `journalSequence + 1`.
+    var sequence: Int64
+    /// The save's history transaction.
+    var transaction: HistoryRecord?
+    /// Rows written by the save (attribute values, keyed by entity).
+    var upserts: [Row]?
+    /// Rows removed by the save.
+    var deletes: [PersistentIdentifier]?
+    /// History deleted by retention or `deleteHistory`: transactions up to this number…
+    var historyExpiredThrough: Int64?
+    /// …and these transactions.
+    var deletedTransactions: [Int64]?
+    /// The store was erased.
+    var erase: Bool?
+
+    struct Row: Codable {
+        var entity: String
+        var values: [String: SnapshotValue]
+    }
+}
+
+/// The journal file: JSON lines, each framed as `<crc32 as 8 hex digits> <json>\n`, so that a
+/// line cut short by a crash, or damaged, is detected.
+enum Journal {
+    /// Frames an entry as one line.
+    static func line(for entry: JournalEntry) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json = try encoder.encode(entry)
+        var line = Data(String(format: "%08x ", CRC32.checksum(json)).utf8)
+        line.append(json)
+        line.append(UInt8(ascii: "\n"))
+        return line
+    }
+
+    /// What reading the journal found.
+    struct Scan {
+        var entries: [(entry: JournalEntry, end: Int64)] = []
+        /// Where valid lines end; bytes past it (a torn tail) are to be cut before appending.
+        var validLength: Int64
+        var hasTornTail: Bool
+    }
+
+    /// Reads whole, valid lines from `data` (which starts at file offset `start`).
+    ///
+    /// A bad last line is a torn tail (a write a crash cut short) and is left out; a bad line
+    /// followed by more lines is damage in the middle.
+    /// - Throws: ``DataStoreError/Code/corruptStore`` naming the file and byte offset.
+    static func scan(_ data: Data, startingAt start: Int64, path: String) throws -> Scan {
+        var scan = Scan(validLength: start, hasTornTail: false)
+        let decoder = JSONDecoder()
+        var lineStart = data.startIndex
+        while lineStart < data.endIndex {
+            guard let newline = data[lineStart...].firstIndex(of: UInt8(ascii: "\n")) else {
+                scan.hasTornTail = true   // no end of line: the last write was cut short
+                return scan
+            }
+            let line = data[lineStart..<newline]
+            let offset = start + Int64(lineStart - data.startIndex)
+            if let entry = parse(line, decoder: decoder) {
+                scan.entries.append((entry, start + Int64(newline + 1 - data.startIndex)))
+                scan.validLength = start + Int64(newline + 1 - data.startIndex)
+            } else if newline + 1 == data.endIndex {
+                scan.hasTornTail = true
+                return scan
+            } else {
+                throw DataStoreError(.corruptStore,
+                    "\(path) is damaged at byte \(offset): a journal line in the middle fails its checksum or "
+                    + "does not parse. Restore the store from a backup; the files were left untouched.")
+            }
+            lineStart = newline + 1
+        }
+        return scan
+    }
+
+    private static func parse(_ line: Data, decoder: JSONDecoder) -> JournalEntry? {
+        guard line.count > 9, line[line.startIndex + 8] == UInt8(ascii: " "),
+              let expected = UInt32(String(decoding: line.prefix(8), as: UTF8.self), radix: 16) else { return nil }
+        let json = line.dropFirst(9)
+        guard CRC32.checksum(json) == expected else { return nil }
+        return try? decoder.decode(JournalEntry.self, from: json)
+    }
+}
