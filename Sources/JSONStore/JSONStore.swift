@@ -115,8 +115,7 @@ public final class JSONStore: DataStore, HistoryProviding {
 
     public func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
         try write { state in
-            // Validate and compute on a copy of nothing: `apply` undoes itself when it throws,
-            // and `append` reloads from disk when the write fails.
+            // `apply` undoes itself when it throws; `append` reloads from disk when the write fails.
             let outcome = try state.table.apply(request, storeIdentifier: identifier)
             guard !outcome.changes.isEmpty else { return outcome.result }
             let record = HistoryRecord(
@@ -134,7 +133,7 @@ public final class JSONStore: DataStore, HistoryProviding {
             try state.append(JournalEntry(
                 sequence: state.journalSequence + 1, transaction: record, upserts: upserts, deletes: deletes,
                 historyExpiredThrough: state.history.retentionBound(configuration.historyRetention, pending: record)),
-                files: files)
+                files: files, rowsApplied: true)
             return outcome.result
         }
     }

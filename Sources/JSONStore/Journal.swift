@@ -29,9 +29,7 @@ struct JournalEntry: Codable {
 enum Journal {
     /// Frames an entry as one line.
     static func line(for entry: JournalEntry) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let json = try encoder.encode(entry)
+        let json = SnapshotJSON.encode(try SnapshotEncoder().encode(entry))
         var line = Data(String(format: "%08x ", CRC32.checksum(json)).utf8)
         line.append(json)
         line.append(UInt8(ascii: "\n"))
@@ -53,7 +51,6 @@ enum Journal {
     /// - Throws: ``DataStoreError/Code/corruptStore`` naming the file and byte offset.
     static func scan(_ data: Data, startingAt start: Int64, path: String) throws -> Scan {
         var scan = Scan(validLength: start, hasTornTail: false)
-        let decoder = JSONDecoder()
         var lineStart = data.startIndex
         while lineStart < data.endIndex {
             guard let newline = data[lineStart...].firstIndex(of: UInt8(ascii: "\n")) else {
@@ -62,7 +59,7 @@ enum Journal {
             }
             let line = data[lineStart..<newline]
             let offset = start + Int64(lineStart - data.startIndex)
-            if let entry = parse(line, decoder: decoder) {
+            if let entry = parse(line) {
                 scan.entries.append((entry, start + Int64(newline + 1 - data.startIndex)))
                 scan.validLength = start + Int64(newline + 1 - data.startIndex)
             } else if newline + 1 == data.endIndex {
@@ -78,11 +75,11 @@ enum Journal {
         return scan
     }
 
-    private static func parse(_ line: Data, decoder: JSONDecoder) -> JournalEntry? {
+    private static func parse(_ line: Data) -> JournalEntry? {
         guard line.count > 9, line[line.startIndex + 8] == UInt8(ascii: " "),
               let expected = UInt32(String(decoding: line.prefix(8), as: UTF8.self), radix: 16) else { return nil }
         let json = line.dropFirst(9)
         guard CRC32.checksum(json) == expected else { return nil }
-        return try? decoder.decode(JournalEntry.self, from: json)
+        return try? SnapshotDecoder().decode(JournalEntry.self, from: SnapshotJSON.parse(json))
     }
 }

@@ -113,8 +113,9 @@ struct StoreState: Sendable {
         }
     }
 
-    /// Applies one journal entry; entries already folded into the base are skipped.
-    mutating func replay(_ entry: JournalEntry, path: String) throws {
+    /// Applies one journal entry; entries already folded into the base are skipped. With
+    /// `rowsApplied`, the entry's rows are already in the table (this state wrote the entry).
+    mutating func replay(_ entry: JournalEntry, path: String, rowsApplied: Bool = false) throws {
         if entry.sequence <= journalSequence { return }
         guard entry.sequence == journalSequence + 1 else {
             throw DataStoreError(.corruptStore,
@@ -125,10 +126,12 @@ struct StoreState: Sendable {
             foreignRows = [:]
             history.removeAll()
         }
-        for row in entry.upserts ?? [] { try write(row.entity, row.values, path: path) }
-        for identifier in entry.deletes ?? [] {
-            table.remove(identifier)
-            foreignRows[identifier.entityName]?[identifier.primaryKey] = nil
+        if !rowsApplied {
+            for row in entry.upserts ?? [] { try write(row.entity, row.values, path: path) }
+            for identifier in entry.deletes ?? [] {
+                table.remove(identifier)
+                foreignRows[identifier.entityName]?[identifier.primaryKey] = nil
+            }
         }
         if let transaction = entry.transaction {
             guard transaction.transactionNumber > history.lastTransactionNumber else {
@@ -144,9 +147,10 @@ struct StoreState: Sendable {
 
     // MARK: Writing the files
 
-    /// Appends an entry durably, then applies it to this state.
+    /// Appends an entry durably, then applies it to this state (its history and bookkeeping
+    /// only, when `rowsApplied` says the table already holds its rows).
     /// - Throws: ``DataStoreError/Code/ioFailure``; the journal is cut back and the state reloaded.
-    mutating func append(_ entry: JournalEntry, files: StoreFiles) throws {
+    mutating func append(_ entry: JournalEntry, files: StoreFiles, rowsApplied: Bool = false) throws {
         let line = try Journal.line(for: entry)
         do {
             try FileIO.appendDurably(line, to: files.journal, expectedLength: journalOffset)
@@ -157,7 +161,7 @@ struct StoreState: Sendable {
         }
         journalOffset += Int64(line.count)
         journalIdentity = try FileIO.identity(files.journal)
-        try replay(entry, path: files.journal)
+        try replay(entry, path: files.journal, rowsApplied: rowsApplied)
     }
 
     /// The base file for the current state.

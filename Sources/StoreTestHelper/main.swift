@@ -1,1 +1,92 @@
-print("helper")
+import Foundation
+import JSONStore
+import StoreProtocol
+
+// A second process for the tests (crashes, several writers) and for quick measurements.
+//
+//   StoreTestHelper write PATH AUTHOR SAVES BATCHSIZE   one save per line "ack N" on stdout
+//   StoreTestHelper read PATH                           "records N", "transactions AUTHOR N"
+//   StoreTestHelper measure DIRECTORY                   timings of saves and opens
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(2)
+}
+
+func open(_ path: String) throws -> ModelContainer {
+    try ModelContainer(for: HelperRecord.self, configurations: JSONStoreConfiguration(url: URL(filePath: path)))
+}
+
+func write(path: String, author: String, saves: Int, batchSize: Int) throws {
+    let container = try open(path)
+    let context = ModelContext(container)
+    context.author = author
+    // The batch numbers of another writer on the same store differ by author.
+    for save in 0..<saves {
+        for item in 0..<batchSize {
+            context.insert(HelperRecord(batch: save, item: item, author: author, payload: String(repeating: "x", count: 20 + (save * 7) % 200)))
+        }
+        try context.save()
+        // Unbuffered: once the line is written, the parent may count the save as acknowledged.
+        FileHandle.standardOutput.write(Data("ack \(save)\n".utf8))
+    }
+    let others = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).filter { $0.author != author }
+    FileHandle.standardOutput.write(Data("seen-others \(others.count)\n".utf8))
+}
+
+func read(path: String) throws {
+    let container = try open(path)
+    print("records \(try ModelContext(container).fetchCount(FetchDescriptor<HelperRecord>()))")
+    let transactions = try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+    for (author, group) in Dictionary(grouping: transactions, by: { $0.author ?? "nil" }).sorted(by: { $0.key < $1.key }) {
+        print("transactions \(author) \(group.count)")
+    }
+}
+
+/// Quick figures for the JSON store (the benchmark package makes them formal).
+func measure(directory: String) throws {
+    func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+    for size in [100, 100_000] {
+        let path = directory + "/measure-\(size)-\(UUID().uuidString).json"
+        let container = try open(path)
+        let seed = ModelContext(container)
+        for item in 0..<size { seed.insert(HelperRecord(batch: 0, item: item, author: "seed", payload: "a trip of about 145 bytes")) }
+        let seedTime = try seconds { try seed.save() }
+        if let store = container.stores.first as? JSONStore { try store.compact() }
+        var samples: [Double] = []
+        let context = ModelContext(container)
+        for save in 0..<200 {
+            context.insert(HelperRecord(batch: 1, item: save, author: "bench", payload: "one more"))
+            samples.append(try seconds { try context.save() })
+        }
+        samples.sort()
+        print(String(format: "store of %6d: seed save %.3f s; 1-record save median %.3f ms, p90 %.3f ms",
+                     size, seedTime, samples[samples.count / 2] * 1e3, samples[samples.count * 9 / 10] * 1e3))
+        let openTime = try seconds {
+            let reopened = try open(path)
+            _ = try ModelContext(reopened).fetchCount(FetchDescriptor<HelperRecord>())
+        }
+        print(String(format: "store of %6d: open %.3f s", size, openTime))
+    }
+}
+
+let arguments = CommandLine.arguments
+do {
+    switch arguments.dropFirst().first {
+    case "write" where arguments.count == 6:
+        guard let saves = Int(arguments[4]), let batch = Int(arguments[5]) else { fail("SAVES and BATCHSIZE are numbers") }
+        try write(path: arguments[2], author: arguments[3], saves: saves, batchSize: batch)
+    case "read" where arguments.count == 3:
+        try read(path: arguments[2])
+    case "measure" where arguments.count == 3:
+        try measure(directory: arguments[2])
+    default:
+        fail("usage: StoreTestHelper write PATH AUTHOR SAVES BATCHSIZE | read PATH | measure DIRECTORY")
+    }
+} catch {
+    fail("error: \(error)")
+}

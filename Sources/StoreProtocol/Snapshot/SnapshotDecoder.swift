@@ -60,6 +60,7 @@ enum SnapshotDecoding {
     /// Unboxes one value, recognising the types that have their own snapshot case.
     static func unbox<T: Decodable>(_ value: SnapshotValue, as type: T.Type, codingPath: [any CodingKey]) throws -> T {
         switch type {
+        case is SnapshotValue.Type: return value as! T
         case is String.Type: return try string(value, codingPath) as! T
         case is Int.Type: return try integer(value, as: Int.self, codingPath) as! T
         case is Double.Type: return try floating(value, codingPath) as! T

@@ -57,6 +57,7 @@ enum SnapshotEncoding {
     /// and the types that have their own snapshot case.
     static func box<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> Slot {
         switch value {
+        case let v as SnapshotValue: return .value(v)
         case let v as String: return .value(.string(v))
         case let v as Int: return .value(.int(Int64(v)))
         case let v as Double: return .value(.double(v))

@@ -45,8 +45,9 @@ extension SnapshotValue: Equatable {
         }
     }
 
-    /// The value as a `Double` when it is a number of any kind, for numeric equality.
-    var numericValue: Double? {
+    /// The value as a `Double` when it is a number of any kind (``int(_:)``, ``unsigned(_:)``,
+    /// ``double(_:)``), `nil` otherwise.
+    public var numericValue: Double? {
         switch self {
         case .int(let v): return Double(v)
         case .unsigned(let v): return Double(v)

@@ -1,0 +1,81 @@
+import Foundation
+import JSONStore
+import StoreProtocol
+import Testing
+
+/// The helper's record (same entity name and attributes as `HelperRecord` in StoreTestHelper).
+final class HelperRecord: PersistentModel {
+    var id = UUID()
+    var batch: Int
+    var item: Int
+    var author: String
+    var payload: String
+}
+
+@Suite struct ProcessTests {
+    func open(_ url: URL) throws -> ModelContainer {
+        try ModelContainer(for: HelperRecord.self, configurations: JSONStoreConfiguration(url: url))
+    }
+
+    /// A writer killed with SIGKILL at random instants: every acknowledged save is there whole,
+    /// no save is there in part, and history agrees with the data.
+    @Test func aKilledWriterLosesNoAcknowledgedSave() throws {
+        let directory = try temporaryDirectory()
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<12 {
+            let url = directory.appending(path: "crash-\(round).json")
+            let batchSize = Int.random(in: 1...20, using: &generator)
+            let killAfter = Int.random(in: 1...25, using: &generator)
+            let writer = try ChildProcess(["write", url.path, "crash", "100000", "\(batchSize)"])
+            #expect(writer.waitForLines(killAfter), "round \(round): the writer acknowledged \(writer.lines.count) saves")
+            // Not synchronisation: a random pause moves the kill to a random point of a later save.
+            let pause = DispatchTime.now().uptimeNanoseconds + UInt64.random(in: 0...3_000_000, using: &generator)
+            while DispatchTime.now().uptimeNanoseconds < pause {}
+            writer.kill()
+            _ = writer.finish()
+            let acknowledged = writer.lines.filter { $0.hasPrefix("ack ") }.count
+
+            let container = try open(url)
+            let records = try ModelContext(container).fetch(FetchDescriptor<HelperRecord>())
+            let batches = Dictionary(grouping: records, by: \.batch)
+            let context = "round \(round), batch size \(batchSize), \(acknowledged) acknowledged"
+            #expect(batches.values.allSatisfy { $0.count == batchSize }, "no half saves: \(context)")
+            #expect((0..<acknowledged).allSatisfy { batches[$0] != nil }, "every acknowledged save is there: \(context)")
+            #expect(batches.count <= acknowledged + 1, "at most the save in flight is extra: \(context)")
+            let transactions = try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+            #expect(transactions.count == batches.count, "one transaction per save: \(context)")
+            #expect(transactions.allSatisfy { $0.changes.count == batchSize }, "whole transactions: \(context)")
+            try save(["after the crash"], to: try ModelContainer(for: Entry.self, HelperRecord.self,
+                                                                   configurations: JSONStoreConfiguration(url: url)))
+        }
+    }
+
+    /// Two processes saving into one store at once: nothing lost, tokens strictly increasing,
+    /// and each writer's saves visible to the other.
+    @Test func twoProcessesWriteOneStoreAtOnce() throws {
+        let url = try temporaryDirectory().appending(path: "shared.json")
+        _ = try open(url)   // create it first, so the two writers race on saves, not creation
+        let saves = 100
+        let app = try ChildProcess(["write", url.path, "app", "\(saves)", "1"])
+        let widget = try ChildProcess(["write", url.path, "widget", "\(saves)", "1"])
+        #expect(app.finish() == 0)
+        #expect(widget.finish() == 0)
+        func seenOthers(_ child: ChildProcess) -> Int {
+            child.lines.first { $0.hasPrefix("seen-others ") }.flatMap { Int($0.dropFirst("seen-others ".count)) } ?? -1
+        }
+        // Whichever finished last had read every save of the other.
+        #expect(max(seenOthers(app), seenOthers(widget)) == saves)
+
+        let container = try open(url)
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<HelperRecord>()) == 2 * saves)
+        let transactions = try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        #expect(transactions.map(\.transactionIdentifier) == Array(1...Int64(2 * saves)))
+        #expect(transactions.filter { $0.author == "app" }.count == saves)
+        #expect(transactions.filter { $0.author == "widget" }.count == saves)
+        #expect(Set(transactions.map(\.processIdentifier)).count == 2, "two processes wrote")
+
+        let reader = try ChildProcess(["read", url.path])
+        #expect(reader.finish() == 0)
+        #expect(reader.lines == ["records \(2 * saves)", "transactions app \(saves)", "transactions widget \(saves)"])
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import JSONStore
+import StoreProtocol
+
+final class Entry: PersistentModel {
+    var id = UUID()
+    var title: String
+    var count: Int
+    init(_ title: String, count: Int = 0) {
+        self.title = title
+        self.count = count
+    }
+    static let schemaMetadata = SchemaMetadata<Entry>(preservedOnDeletion: [\.title])
+}
+
+/// A fresh directory for one test.
+func temporaryDirectory() throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appending(path: "json-store-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+}
+
+func openContainer(_ url: URL, allowsSave: Bool = true, compactionThreshold: Int = 1 << 20) throws -> ModelContainer {
+    try ModelContainer(for: Entry.self, configurations: JSONStoreConfiguration(
+        url: url, allowsSave: allowsSave, compactionThreshold: compactionThreshold))
+}
+
+/// Saves one entry per title, one save each, as `author`.
+func save(_ titles: [String], to container: ModelContainer, author: String? = nil) throws {
+    let context = ModelContext(container)
+    context.author = author
+    for title in titles {
+        context.insert(Entry(title))
+        try context.save()
+    }
+}
+
+func titles(_ container: ModelContainer) throws -> [String] {
+    try ModelContext(container).fetch(FetchDescriptor<Entry>(sortBy: [SortDescriptor(\.title)])).map(\.title)
+}
+
+func transactionCount(_ container: ModelContainer) throws -> Int {
+    try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).count
+}
+
+/// Every file of the store, to check that a failed open changes none of them.
+func contents(of directory: URL) throws -> [String: Data] {
+    var result: [String: Data] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where !name.hasSuffix(".lock") {
+        result[name] = try Data(contentsOf: directory.appending(path: name))
+    }
+    return result
+}
