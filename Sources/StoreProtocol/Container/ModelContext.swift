@@ -160,8 +160,7 @@ public final class ModelContext {
 
     /// Sets a registered model's values to `values`, keeping the instance.
     func restore(_ registration: Registration, to values: [String: SnapshotValue]) throws {
-        let fresh = try registration.entity.modelType.decodeModel(from: values)
-        registration.entity.fields.copyValues(from: fresh, to: registration.model)
+        try registration.model.assignValues(values, fields: registration.entity.fields)
         registration.baseline = values
     }
 

@@ -14,6 +14,8 @@ struct ModelFields: @unchecked Sendable {
         let name: String
         let keyPath: AnyKeyPath
         let valueType: Any.Type
+        /// Byte offset of the stored property in an instance.
+        let offset: Int
     }
 
     let fields: [Field]
@@ -37,7 +39,7 @@ struct ModelFields: @unchecked Sendable {
             fields.append(Field(
                 name: String(cString: name),
                 keyPath: Self.writableKeyPath(root: type, offset: offset, value: valueType),
-                valueType: valueType))
+                valueType: valueType, offset: offset))
             return true
         }
         self.fields = fields
@@ -49,9 +51,11 @@ struct ModelFields: @unchecked Sendable {
     /// property's key path literal has (`ReferenceWritableKeyPath`), so that it is `==` to and
     /// hashes like `\Model.property`.
     ///
-    /// The standard library builds offset-based key paths of class `KeyPath` only; the writable
-    /// subclass adds no stored state, so giving the object that class is sound. Tests check that
-    /// the result equals the literal and writes through.
+    /// The standard library builds offset-based key paths of class `KeyPath` only. The writable
+    /// subclass adds no stored state, so the object is given that class for equality and
+    /// hashing, and is only ever read through: writing through it is not sound (the buffer lacks
+    /// what the writable projection reads), so the framework never does, and the public API hands
+    /// these out as `PartialKeyPath`. Tests check equality with the literals and reads.
     private static func writableKeyPath<Root: AnyObject>(root: Root.Type, offset: Int, value: Any.Type) -> AnyKeyPath {
         let keyPath = _createOffsetBasedKeyPath(root: root, value: value, offset: offset)
         func writableClass<Value>(_: Value.Type) -> AnyKeyPath.Type { ReferenceWritableKeyPath<Root, Value>.self }
@@ -74,21 +78,19 @@ struct ModelFields: @unchecked Sendable {
     }
 
     /// Copies every stored property from `source` into `target`, which keeps its identity.
-    func copyValues(from source: AnyObject, to target: AnyObject) {
+    ///
+    /// Each value is assigned at its reflected offset as its own type (so references are retained
+    /// and released as in a normal assignment). Both must be instances of the reflected class.
+    func copyValues<Model: PersistentModel>(from source: Model, to target: Model) {
+        guard type(of: source) == Model.self, type(of: target) == Model.self else { return }
+        let from = UnsafeMutableRawPointer(Unmanaged.passUnretained(source).toOpaque())
+        let to = UnsafeMutableRawPointer(Unmanaged.passUnretained(target).toOpaque())
         for field in fields {
-            (field.keyPath as? any FieldCopying)?.copyValue(from: source, to: target)
+            func assign<Value>(_: Value.Type) {
+                (to + field.offset).assumingMemoryBound(to: Value.self).pointee =
+                    (from + field.offset).assumingMemoryBound(to: Value.self).pointee
+            }
+            _openExistential(field.valueType, do: assign)
         }
-    }
-}
-
-/// Lets a type-erased key path copy its value between two instances of its root.
-private protocol FieldCopying {
-    func copyValue(from source: AnyObject, to target: AnyObject)
-}
-
-extension ReferenceWritableKeyPath: FieldCopying {
-    fileprivate func copyValue(from source: AnyObject, to target: AnyObject) {
-        guard let source = source as? Root, let target = target as? Root else { return }
-        target[keyPath: self] = source[keyPath: self]
     }
 }

@@ -38,8 +38,11 @@ extension PersistentModel {
 }
 
 extension PersistentModel {
-    /// Decodes a new instance from attribute values (called on an existential metatype).
-    static func decodeModel(from values: [String: SnapshotValue]) throws -> any PersistentModel {
-        try SnapshotDecoder().decode(Self.self, fromAttributes: values)
+    /// Sets this instance's stored properties to `values`, keeping its identity: decodes a fresh
+    /// instance and copies its fields over.
+    /// - Throws: `DecodingError` when the values do not decode as `Self`; nothing changes then.
+    func assignValues(_ values: [String: SnapshotValue], fields: ModelFields) throws {
+        let fresh = try SnapshotDecoder().decode(Self.self, fromAttributes: values)
+        fields.copyValues(from: fresh, to: self)
     }
 }
