@@ -1,56 +1,92 @@
 import Foundation
 
 extension ModelContainer {
-    /// The stores that record history of type `T`.
-    func historyProviders<T: HistoryTransaction>(of type: T.Type) -> [any HistoryProviding<T>] {
-        stores.compactMap { $0 as? any HistoryProviding<T> }
+    /// A store's history as ``DefaultHistoryTransaction``s, whether it provides them or bridges.
+    struct DefaultHistorySource {
+        let identifier: String
+        let fetch: (HistoryDescriptor<DefaultHistoryTransaction>) throws -> [DefaultHistoryTransaction]
+        let delete: (HistoryDescriptor<DefaultHistoryTransaction>) throws -> Void
+        let current: () throws -> DefaultHistoryToken?
+    }
+
+    var defaultHistorySources: [DefaultHistorySource] {
+        stores.compactMap { store in
+            if let provider = store as? any HistoryProviding<DefaultHistoryTransaction> {
+                return DefaultHistorySource(identifier: store.identifier, fetch: provider.fetchHistory,
+                                            delete: provider.deleteHistory, current: provider.currentHistoryToken)
+            }
+            if let bridge = store as? any DefaultHistoryBridging {
+                return DefaultHistorySource(identifier: store.identifier, fetch: bridge.fetchDefaultHistory,
+                                            delete: bridge.deleteDefaultHistory, current: bridge.currentDefaultHistoryToken)
+            }
+            return nil
+        }
     }
 
     /// History across every store that provides it, oldest first unless the descriptor sorts.
     ///
     /// For ``DefaultHistoryTransaction``, each returned transaction's token holds the position in
     /// every store (the `after` token's positions, advanced through the results), so passing
-    /// `transactions.last?.token` back resumes all stores: none lost, none repeated.
+    /// `transactions.last?.token` back resumes all stores: none lost, none repeated. Stores with
+    /// history types of their own take part through ``DefaultHistoryBridging``.
     /// - Throws: ``HistoryError`` for an expired or foreign token, or when no store provides `T`.
     public func fetchHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> [T] {
-        let providers = historyProviders(of: T.self)
-        guard !providers.isEmpty else {
-            throw HistoryError(.historyUnavailable, "No store of this container records history of type \(T.self).")
+        if let descriptor = descriptor as? HistoryDescriptor<DefaultHistoryTransaction> {
+            return try mergedHistory(descriptor, sources: try requireSources()) as? [T] ?? []
         }
-        if providers.count == 1, T.self != DefaultHistoryTransaction.self { return try providers[0].fetchHistory(descriptor) }
-        guard let descriptor = descriptor as? HistoryDescriptor<DefaultHistoryTransaction>,
-              let providers = providers as? [any HistoryProviding<DefaultHistoryTransaction>] else {
-            // Several stores of a custom transaction type: merge by time, tokens untouched.
-            var all = try providers.flatMap { try $0.fetchHistory(descriptor) }
-            all.sort { $0.timestamp < $1.timestamp }
-            return try descriptor.apply(to: all)
-        }
-        return try mergedHistory(descriptor, providers: providers) as? [T] ?? []
+        let providers = stores.compactMap { $0 as? any HistoryProviding<T> }
+        guard !providers.isEmpty else { throw unavailable(T.self) }
+        if providers.count == 1 { return try providers[0].fetchHistory(descriptor) }
+        // Several stores of a custom transaction type: merge by time, tokens untouched.
+        var all = try providers.flatMap { try $0.fetchHistory(HistoryDescriptor<T>(after: descriptor.after, predicate: descriptor.predicate)) }
+        all.sort { $0.timestamp < $1.timestamp }
+        var rest = descriptor
+        rest.predicate = nil
+        return try rest.apply(to: all)
     }
 
-    private func mergedHistory(
-        _ descriptor: HistoryDescriptor<DefaultHistoryTransaction>, providers: [any HistoryProviding<DefaultHistoryTransaction>]
-    ) throws -> [DefaultHistoryTransaction] {
-        let storeIdentifiers = Set(providers.map { ($0 as? any DataStore)?.identifier ?? "" })
+    private func unavailable(_ type: Any.Type) -> HistoryError {
+        HistoryError(.historyUnavailable, "No store of this container records history of type \(type).")
+    }
+
+    private func requireSources() throws -> [DefaultHistorySource] {
+        let sources = defaultHistorySources
+        guard !sources.isEmpty else { throw unavailable(DefaultHistoryTransaction.self) }
+        return sources
+    }
+
+    /// Splits a container token into one store's descriptor.
+    private func perStore(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>, _ identifier: String,
+                          sources: [DefaultHistorySource]) throws -> HistoryDescriptor<DefaultHistoryTransaction> {
         if let after = descriptor.after {
-            let unknown = Set(after.positions.keys).subtracting(storeIdentifiers)
+            let unknown = Set(after.positions.keys).subtracting(sources.map(\.identifier))
             guard unknown.isEmpty else {
                 throw HistoryError(.foreignToken,
                     "The history token names store(s) \(unknown.sorted().joined(separator: ", ")) that this container "
-                    + "does not hold (it holds \(storeIdentifiers.sorted().joined(separator: ", "))).")
+                    + "does not hold (it holds \(sources.map(\.identifier).sorted().joined(separator: ", "))).")
             }
         }
+        var result = descriptor
+        result.after = descriptor.after?.positions[identifier].map {
+            DefaultHistoryToken(storeIdentifier: identifier, transactionNumber: $0)
+        }
+        return result
+    }
+
+    private func mergedHistory(
+        _ descriptor: HistoryDescriptor<DefaultHistoryTransaction>, sources: [DefaultHistorySource]
+    ) throws -> [DefaultHistoryTransaction] {
         var merged: [DefaultHistoryTransaction] = []
-        for provider in providers {
-            let identifier = (provider as? any DataStore)?.identifier ?? ""
-            var perStore = HistoryDescriptor<DefaultHistoryTransaction>(predicate: descriptor.predicate)
-            if let position = descriptor.after?.positions[identifier] {
-                perStore.after = DefaultHistoryToken(storeIdentifier: identifier, transactionNumber: position)
-            }
-            merged += try provider.fetchHistory(perStore)
+        for source in sources {
+            var query = try perStore(descriptor, source.identifier, sources: sources)
+            query.sortBy = []
+            query.fetchLimit = nil
+            merged += try source.fetch(query)
         }
-        merged.sort {
-            ($0.timestamp, $0.storeIdentifier, $0.transactionIdentifier) < ($1.timestamp, $1.storeIdentifier, $1.transactionIdentifier)
+        if sources.count > 1 {
+            merged.sort {
+                ($0.timestamp, $0.storeIdentifier, $0.transactionIdentifier) < ($1.timestamp, $1.storeIdentifier, $1.transactionIdentifier)
+            }
         }
         // Cumulative tokens, in time order: each resumes every store after the transactions
         // before it. Then sort and limit as asked.
@@ -61,36 +97,26 @@ extension ModelContainer {
         }
         var sortAndLimit = descriptor
         sortAndLimit.predicate = nil
-        let result = try sortAndLimit.apply(to: merged)
-        return result
+        return try sortAndLimit.apply(to: merged)
     }
 
     /// Deletes the history a descriptor selects in every store that provides it.
     public func deleteHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws {
-        let providers = historyProviders(of: T.self)
-        guard !providers.isEmpty else {
-            throw HistoryError(.historyUnavailable, "No store of this container records history of type \(T.self).")
-        }
-        guard let descriptor = descriptor as? HistoryDescriptor<DefaultHistoryTransaction>,
-              let providers = providers as? [any HistoryProviding<DefaultHistoryTransaction>] else {
-            for provider in providers { try provider.deleteHistory(descriptor) }
+        if let descriptor = descriptor as? HistoryDescriptor<DefaultHistoryTransaction> {
+            let sources = try requireSources()
+            for source in sources { try source.delete(try perStore(descriptor, source.identifier, sources: sources)) }
             return
         }
-        for provider in providers {
-            let identifier = (provider as? any DataStore)?.identifier ?? ""
-            var perStore = descriptor
-            perStore.after = descriptor.after?.positions[identifier].map {
-                DefaultHistoryToken(storeIdentifier: identifier, transactionNumber: $0)
-            }
-            try provider.deleteHistory(perStore)
-        }
+        let providers = stores.compactMap { $0 as? any HistoryProviding<T> }
+        guard !providers.isEmpty else { throw unavailable(T.self) }
+        for provider in providers { try provider.deleteHistory(descriptor) }
     }
 
     /// A token at the newest transaction of every store: read history from now on with it.
     public func currentHistoryToken() throws -> DefaultHistoryToken {
         var positions: [String: Int64] = [:]
-        for provider in historyProviders(of: DefaultHistoryTransaction.self) {
-            if let token = try provider.currentHistoryToken() { positions.merge(token.positions) { $1 } }
+        for source in defaultHistorySources {
+            if let token = try source.current() { positions.merge(token.positions) { $1 } }
         }
         return DefaultHistoryToken(positions: positions)
     }

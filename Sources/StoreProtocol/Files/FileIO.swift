@@ -1,5 +1,4 @@
 import Foundation
-import StoreProtocol
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -8,11 +7,13 @@ import Musl
 import Darwin
 #endif
 
-/// The POSIX calls the store makes, each turning a failure into a ``DataStoreError`` that names
-/// the file and the system's reason. Durability rests on `fsync` of files and of the directory
-/// that holds a file created or renamed.
-enum FileIO {
-    static func failure(_ what: String, _ path: String, errno code: Int32 = errno) -> DataStoreError {
+/// The POSIX file operations durable backends need, each turning a failure into a
+/// ``DataStoreError`` (``DataStoreError/Code/ioFailure``) that names the file and the system's
+/// reason. Durability rests on `fsync` of files and of the directory that holds a file created or
+/// renamed.
+public enum FileIO {
+    /// The error for a failed system call on `path`.
+    public static func failure(_ what: String, _ path: String, errno code: Int32 = errno) -> DataStoreError {
         let reason = String(cString: strerror(code))
         var advice = ""
         if code == EACCES || code == EPERM { advice = " Check the file's permissions." }
@@ -22,14 +23,14 @@ enum FileIO {
     }
 
     /// Identity of a file's contents as seen by `stat`: changes when the file is replaced.
-    struct Identity: Equatable, Sendable {
-        var inode: UInt64
-        var device: UInt64
-        var size: Int64
+    public struct Identity: Equatable, Sendable {
+        public var inode: UInt64
+        public var device: UInt64
+        public var size: Int64
     }
 
     /// The file's identity, `nil` when it does not exist.
-    static func identity(_ path: String) throws -> Identity? {
+    public static func identity(_ path: String) throws -> Identity? {
         var info = stat()
         guard stat(path, &info) == 0 else {
             if errno == ENOENT { return nil }
@@ -39,7 +40,7 @@ enum FileIO {
     }
 
     /// Reads `path` from byte `offset` to its end.
-    static func read(_ path: String, from offset: Int64 = 0) throws -> Data {
+    public static func read(_ path: String, from offset: Int64 = 0) throws -> Data {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw failure("open", path) }
         defer { close(fd) }
@@ -60,7 +61,7 @@ enum FileIO {
     }
 
     /// Writes all of `data` to `fd`.
-    static func writeAll(_ fd: Int32, _ data: Data, path: String) throws {
+    public static func writeAll(_ fd: Int32, _ data: Data, path: String) throws {
         try data.withUnsafeBytes { raw in
             var written = 0
             while written < raw.count {
@@ -74,7 +75,7 @@ enum FileIO {
         }
     }
 
-    static func fsyncOrThrow(_ fd: Int32, path: String) throws {
+    public static func fsyncOrThrow(_ fd: Int32, path: String) throws {
         while fsync(fd) != 0 {
             if errno == EINTR { continue }
             throw failure("flush to disk", path)
@@ -82,7 +83,7 @@ enum FileIO {
     }
 
     /// Makes a directory entry durable (a created or renamed file in it).
-    static func syncDirectory(of path: String) throws {
+    public static func syncDirectory(of path: String) throws {
         let directory = (path as NSString).deletingLastPathComponent
         let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw failure("open the directory of", path) }
@@ -92,7 +93,7 @@ enum FileIO {
 
     /// Appends `data` to `path` (created if missing) and flushes it to disk before returning.
     /// On failure, the file is cut back to its previous length.
-    static func appendDurably(_ data: Data, to path: String, expectedLength: Int64) throws {
+    public static func appendDurably(_ data: Data, to path: String, expectedLength: Int64) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failure("open", path) }
         defer { close(fd) }
@@ -109,7 +110,7 @@ enum FileIO {
     }
 
     /// Cuts `path` back to `length` bytes and flushes it (a torn journal tail).
-    static func truncate(_ path: String, to length: Int64) throws {
+    public static func truncate(_ path: String, to length: Int64) throws {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { throw failure("open", path) }
         defer { close(fd) }
@@ -119,7 +120,7 @@ enum FileIO {
 
     /// Replaces `path` with `data` atomically: write a temporary file, flush it, rename it over
     /// `path`, flush the directory. A crash leaves the old file or the new one, never a mix.
-    static func replaceAtomically(_ path: String, with data: Data) throws {
+    public static func replaceAtomically(_ path: String, with data: Data) throws {
         let temporary = path + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failure("create", temporary) }
@@ -139,12 +140,16 @@ enum FileIO {
 
 /// An advisory lock on a file (`flock`): exclusive for writers, shared for readers, across
 /// processes and across store instances in one process.
-final class FileLock: Sendable {
-    let path: String
+public final class FileLock: Sendable {
+    public let path: String
 
-    init(path: String) { self.path = path }
+    /// A lock on `path`, created when first taken.
+    public init(path: String) { self.path = path }
 
-    func withLock<T>(exclusive: Bool, _ body: () throws -> T) throws -> T {
+    /// Runs `body` holding the lock; a shared lock on a lock file that does not exist (nothing
+    /// written yet) runs `body` without one.
+    /// - Throws: ``DataStoreError/Code/ioFailure`` when the lock file cannot be opened or locked.
+    public func withLock<T>(exclusive: Bool, _ body: () throws -> T) throws -> T {
         var fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         if fd < 0, !exclusive, errno == EACCES || errno == EROFS { fd = open(path, O_RDONLY | O_CLOEXEC) }
         if fd < 0, !exclusive, errno == ENOENT { return try body() }   // nothing to read yet

@@ -1,16 +1,16 @@
 import Foundation
-import StoreProtocol
 
-/// JSON <-> ``SnapshotValue``, byte for byte, in the form `SnapshotValue`'s `Codable` conformance
+/// JSON <-> ``SnapshotValue``, for backends that store JSON: byte for byte, in the form `SnapshotValue`'s `Codable` conformance
 /// defines (tagged one-key objects such as `{"$date": 1767225600.5}` for the kinds JSON lacks).
 ///
 /// Why not `JSONDecoder`: decoding through `Codable` probes every value with thrown errors and
 /// was ~20× slower at opening a 100,000-row store. This parser goes straight from UTF-8 bytes
 /// to values.
-enum SnapshotJSON {
+public enum SnapshotJSON {
     // MARK: Writing
 
-    static func write(_ value: SnapshotValue, into out: inout [UInt8]) {
+    /// Appends `value` as compact JSON, object keys sorted (the same value always gives the same bytes).
+    public static func write(_ value: SnapshotValue, into out: inout [UInt8]) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let v): out.append(contentsOf: (v ? "true" : "false").utf8)
@@ -41,7 +41,8 @@ enum SnapshotJSON {
         }
     }
 
-    static func encode(_ value: SnapshotValue) -> Data {
+    /// `value` as compact JSON.
+    public static func encode(_ value: SnapshotValue) -> Data {
         var out: [UInt8] = []
         write(value, into: &out)
         return Data(out)
@@ -88,15 +89,16 @@ enum SnapshotJSON {
 
     // MARK: Parsing
 
-    struct SyntaxError: Error, CustomStringConvertible {
-        let offset: Int
-        let reason: String
-        var description: String { "invalid JSON at byte \(offset): \(reason)" }
+    /// Where and why a text is not JSON.
+    public struct SyntaxError: Error, CustomStringConvertible {
+        public let offset: Int
+        public let reason: String
+        public var description: String { "invalid JSON at byte \(offset): \(reason)" }
     }
 
     /// Parses one JSON value (surrounding white space allowed).
     /// - Throws: ``SyntaxError`` with the byte offset.
-    static func parse(_ data: some Collection<UInt8>) throws -> SnapshotValue {
+    public static func parse(_ data: some Collection<UInt8>) throws -> SnapshotValue {
         try Array(data).withUnsafeBufferPointer { buffer in
             var parser = Parser(bytes: buffer)
             let value = try parser.value(depth: 0)
