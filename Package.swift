@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "StoreConformance", dependencies: ["StoreProtocol"], swiftSettings: swiftSettings),
 
         // A child process for tests that need a second process (crash and multi-process tests).
-        .executableTarget(name: "StoreTestHelper", dependencies: ["StoreProtocol", "JSONStore"], swiftSettings: swiftSettings),
+        .executableTarget(name: "StoreTestHelper", dependencies: ["StoreProtocol", "JSONStore", "LogStore"], swiftSettings: swiftSettings),
 
         .testTarget(
             name: "StoreProtocolTests",
@@ -39,8 +39,12 @@ let package = Package(
             dependencies: ["JSONStore", "StoreProtocol", "StoreTestHelper"],
             swiftSettings: swiftSettings),
         .testTarget(
+            name: "LogStoreTests",
+            dependencies: ["LogStore", "StoreProtocol", "StoreTestHelper"],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "Conformance",
-            dependencies: ["StoreConformance", "StoreProtocol", "MemoryStore", "JSONStore"],
+            dependencies: ["StoreConformance", "StoreProtocol", "MemoryStore", "JSONStore", "LogStore"],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -1,1 +1,370 @@
-// The log store arrives with its own issue; this target keeps the product list stable.
+import Foundation
+import StoreProtocol
+import Synchronization
+
+/// An insert-only ``DataStore`` for time-series records: an append-only log of segments, each
+/// transaction one framed, checksummed record.
+///
+/// - Updates and deletes (batch deletes too) are refused with
+///   ``DataStoreError/Code/unsupportedFeature``, and nothing is written.
+/// - A fetch whose predicate bounds a model's ``LogTimestamp`` attribute reads only the segments
+///   and records in range; other predicates and sorts are evaluated over every record.
+/// - History has its own types (``LogTransaction``, ``LogInsert``, ``LogToken``): inserts only.
+///   It is also readable as ``DefaultHistoryTransaction`` through a container
+///   (``DefaultHistoryBridging``), so one token covers a log and other stores.
+/// - Retention and `deleteHistory` drop whole old segments; tokens before them expire.
+/// - One writer at a time holds the directory's lock; readers see new records on their next read.
+public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging {
+    public typealias Snapshot = DefaultSnapshot
+    public typealias HistoryType = LogTransaction
+
+    public let configuration: LogStoreConfiguration
+    public let identifier: String
+    public let schema: Schema
+    private let files: LogFiles
+    private let lock: FileLock
+    private let state: Mutex<LogState>
+    private let counters = Mutex(Statistics())
+    /// Entity name -> timestamp attribute.
+    private let timestampAttributes: [String: String]
+
+    /// How much a store has read, for tests that check a fetch reads only what is in range.
+    public struct Statistics: Sendable, Equatable {
+        public var segmentsRead = 0
+        public var recordsDecoded = 0
+    }
+
+    /// What this instance has read since it opened or since ``resetStatistics()``.
+    public var statistics: Statistics { counters.withLock { $0 } }
+    public func resetStatistics() { counters.withLock { $0 = Statistics() } }
+
+    /// Opens the log in `configuration.directory`, creating it unless the configuration is
+    /// read-only, and cuts a torn last record back to the last whole transaction.
+    /// - Throws: ``DataStoreError/Code/invalidConfiguration`` for a timestamp key path that is
+    ///   not a stored property; ``DataStoreError/Code/corruptStore`` for a directory that is not a
+    ///   log or a damaged record in the middle of a segment (naming segment and offset);
+    ///   ``DataStoreError/Code/ioFailure`` when the system refuses.
+    public init(_ configuration: LogStoreConfiguration) throws {
+        guard let schema = configuration.schema else {
+            throw DataStoreError(.invalidSchema, "LogStore '\(configuration.name)' needs a schema; open it through a ModelContainer.")
+        }
+        var attributes: [String: String] = [:]
+        // Timestamps of models this store does not hold are ignored: one configuration may
+        // serve containers with different models.
+        for timestamp in configuration.timestamps where schema.entity(named: timestamp.entityName) != nil {
+            guard let attribute = timestamp.attributeName else {
+                throw DataStoreError(.invalidConfiguration,
+                    "The log store's timestamp for \(timestamp.entityName) must be a stored Date attribute, not a computed one.")
+            }
+            attributes[timestamp.entityName] = attribute
+        }
+        let files = LogFiles(directory: configuration.directory.path)
+        let lock = FileLock(path: files.lock)
+        var state = LogState()
+        if configuration.allowsSave {
+            do {
+                try FileManager.default.createDirectory(at: configuration.directory, withIntermediateDirectories: true)
+            } catch {
+                throw DataStoreError(.ioFailure, "Could not create the log directory \(files.directory): \(error.localizedDescription).")
+            }
+            try lock.withLock(exclusive: true) {
+                try state.refresh(files, cutTornTail: true, skipDamaged: configuration.skipsDamagedRecords)
+                if state.meta == nil {
+                    if !state.segments.isEmpty {
+                        throw DataStoreError(.corruptStore,
+                            "\(files.directory) holds log segments but no store.json. Restore store.json from a backup; nothing was changed.")
+                    }
+                    let meta = LogMeta(storeIdentifier: UUID().uuidString, droppedThrough: 0)
+                    try meta.write(files)
+                    state.meta = meta
+                    state.metaIdentity = try FileIO.identity(files.meta)
+                }
+                try state.removeDroppedSegments(files: files)
+            }
+        } else if FileManager.default.fileExists(atPath: files.directory) {
+            try lock.withLock(exclusive: false) {
+                try state.refresh(files, cutTornTail: false, skipDamaged: configuration.skipsDamagedRecords)
+            }
+        }
+        self.configuration = configuration
+        self.schema = schema
+        self.files = files
+        self.lock = lock
+        identifier = state.meta?.storeIdentifier ?? UUID().uuidString
+        timestampAttributes = attributes
+        self.state = Mutex(state)
+    }
+
+    // MARK: Locking
+
+    private func read<T: Sendable>(_ body: (LogState) throws -> T) throws -> T {
+        try state.withLock { state in
+            try lock.withLock(exclusive: false) {
+                if FileManager.default.fileExists(atPath: files.directory) {
+                    try state.refresh(files, cutTornTail: false, skipDamaged: configuration.skipsDamagedRecords)
+                }
+                return try body(state)
+            }
+        }
+    }
+
+    private func write<T: Sendable>(_ body: (inout LogState) throws -> T) throws -> T {
+        guard configuration.allowsSave else {
+            throw DataStoreError(.readOnly, "The log store \(files.directory) is read-only (allowsSave is false); nothing was written.")
+        }
+        return try state.withLock { state in
+            try lock.withLock(exclusive: true) {
+                try state.refresh(files, cutTornTail: true, skipDamaged: configuration.skipsDamagedRecords)
+                return try body(&state)
+            }
+        }
+    }
+
+    private static func insertOnly(_ what: String) -> DataStoreError {
+        .unsupportedFeature("A log store is insert-only: it cannot \(what). Nothing was written. "
+            + "Keep models that change in another store (for example a JSONStore) in the same container.")
+    }
+
+    // MARK: Reading records
+
+    /// Calls `body` with each record of the segments that may hold `entity` rows in `range`.
+    private func forEachPayload(
+        _ state: LogState, entity: String?, range: ClosedRange<Double>?, after transaction: Int64 = 0,
+        _ body: (LogPayload) throws -> Void
+    ) throws {
+        for info in state.segments where !info.isEmpty && info.last > transaction && info.overlaps(range) {
+            if let entity, info.counts[entity, default: 0] == 0 { continue }
+            let path = files.segment(info.first)
+            let data = try FileIO.read(path).prefix(Int(info.bytes))
+            counters.withLock { $0.segmentsRead += 1 }
+            _ = try SegmentScanner.walk(Data(data), path: path, verify: true, skipDamaged: configuration.skipsDamagedRecords) { bytes, record in
+                if let range, record.latest < range.lowerBound || record.earliest > range.upperBound { return }
+                let payload = try Frame.decode(bytes, record)
+                counters.withLock { $0.recordsDecoded += 1 }
+                if payload.transactionNumber > transaction { try body(payload) }
+            }
+        }
+    }
+
+    private func snapshots(of entity: String, in range: ClosedRange<Double>?) throws -> [DefaultSnapshot] {
+        try read { state in
+            var rows: [DefaultSnapshot] = []
+            try forEachPayload(state, entity: entity, range: range) { payload in
+                for row in payload.rows where row.entity == entity {
+                    guard let key = row.values["id"] else { continue }
+                    rows.append(DefaultSnapshot(persistentIdentifier: PersistentIdentifier(entityName: entity, primaryKey: key), values: row.values))
+                }
+            }
+            return rows
+        }
+    }
+
+    // MARK: DataStore
+
+    public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
+        let range = timestampAttributes[T.entityName].flatMap { TimeRange.bounds(of: request.descriptor.predicate, attribute: $0) }
+        let rows = try snapshots(of: T.entityName, in: range)
+        return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: try SnapshotQuery.evaluate(request.descriptor, over: rows))
+    }
+
+    public func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
+        let descriptor = request.descriptor
+        if descriptor.predicate == nil, descriptor.fetchOffset == nil, descriptor.fetchLimit == nil {
+            return try read { $0.segments.reduce(0) { $0 + $1.counts[T.entityName, default: 0] } }
+        }
+        return try fetch(request).fetchedSnapshots.count
+    }
+
+    public func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
+        guard request.updated.isEmpty else { throw Self.insertOnly("update \(request.updated[0].persistentIdentifier)") }
+        guard request.deleted.isEmpty else { throw Self.insertOnly("delete \(request.deleted[0].persistentIdentifier)") }
+        for snapshot in request.inserted where schema.entity(named: snapshot.persistentIdentifier.entityName) == nil {
+            throw DataStoreError.unsupportedFeature("'\(snapshot.persistentIdentifier.entityName)' is not in the log store's schema (\(schema)).")
+        }
+        guard !request.inserted.isEmpty else { return DataStoreSaveChangesResult(for: identifier) }
+        return try write { state in
+            let now = Date()
+            let payload = LogPayload(
+                transactionNumber: state.lastTransaction + 1, author: request.editingState.author, timestamp: now,
+                bundleIdentifier: ProcessIdentity.bundleIdentifier, processIdentifier: ProcessIdentity.processIdentifier,
+                rows: request.inserted.map { LogPayload.Row(entity: $0.persistentIdentifier.entityName, values: $0.values) })
+            var earliest = Double.infinity, latest = -Double.infinity
+            for row in payload.rows {
+                var time = now.timeIntervalSince1970
+                if let attribute = timestampAttributes[row.entity], case .date(let date)? = row.values[attribute] {
+                    time = date.timeIntervalSince1970
+                }
+                earliest = min(earliest, time)
+                latest = max(latest, time)
+            }
+            let frame = try Frame.encode(payload, earliest: earliest, latest: latest)
+            if let last = state.segments.last, !last.isEmpty, last.bytes + Int64(frame.count) > configuration.segmentSize {
+                try state.seal(state.segments.count - 1, files: files)
+                state.segments.append(SegmentInfo(first: payload.transactionNumber))
+            } else if state.segments.isEmpty {
+                state.segments.append(SegmentInfo(first: payload.transactionNumber))
+            }
+            var info = state.segments[state.segments.count - 1]
+            let sync: Bool
+            switch configuration.durability {
+            case .everySave: sync = true
+            case .periodic(let interval): sync = now.timeIntervalSince(state.lastSync) >= interval
+            }
+            try FileIO.appendDurably(frame, to: files.segment(info.first), expectedLength: info.bytes, sync: sync)
+            if sync { state.lastSync = now }
+            info.add(payload, record: Frame.Record(offset: Int(info.bytes), length: frame.count, earliest: earliest,
+                                                  latest: latest, payloadRange: 0..<0))
+            state.segments[state.segments.count - 1] = info
+            state.lastTransaction = payload.transactionNumber
+            try applyRetention(&state, now: now)
+            return DataStoreSaveChangesResult(for: identifier)
+        }
+    }
+
+    public func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws {
+        throw Self.insertOnly("delete \(T.entityName) records")
+    }
+
+    public func erase() throws {
+        try write { state in
+            while !state.segments.isEmpty {
+                if var meta = state.meta { meta.droppedThrough = state.lastTransaction; state.meta = meta }
+                try state.dropOldest(files: files)
+            }
+            if var meta = state.meta, meta.droppedThrough < state.lastTransaction {
+                meta.droppedThrough = state.lastTransaction
+                try meta.write(files)
+                state.meta = meta
+                state.metaIdentity = try FileIO.identity(files.meta)
+            }
+        }
+    }
+
+    /// Flushes saves not yet on disk (with ``LogDurability/periodic(_:)``).
+    public func flush() throws {
+        try write { state in
+            if let last = state.segments.last { try FileIO.sync(files.segment(last.first)) }
+            state.lastSync = Date()
+        }
+    }
+
+    private func applyRetention(_ state: inout LogState, now: Date) throws {
+        let retention = configuration.retention
+        while state.segments.count > 1, let oldest = state.segments.first {
+            let tooOld = retention.maximumAge.map { oldest.newestSave < now.timeIntervalSince1970 - $0 } ?? false
+            let tooBig = retention.maximumBytes.map { state.totalBytes > Int64($0) } ?? false
+            guard tooOld || tooBig else { break }
+            if !state.sealed.contains(oldest.first) { try state.seal(0, files: files) }
+            try state.dropOldest(files: files)
+        }
+    }
+
+    // MARK: History
+
+    /// Checks a token's position against this log.
+    private func checkPosition(_ position: Int64, _ state: LogState) throws {
+        guard position <= state.lastTransaction else {
+            throw HistoryError(.foreignToken,
+                "The history token is at transaction \(position), but log \(identifier) has only \(state.lastTransaction). "
+                + "It comes from another copy of the log, or the log was erased.")
+        }
+        guard position >= state.droppedThrough else {
+            throw HistoryError(.historyTokenExpired,
+                "The history token is at transaction \(position), but log \(identifier) dropped the segments up to "
+                + "transaction \(state.droppedThrough). Discard the token, re-read your data, and start again.")
+        }
+    }
+
+    private func payloads(after position: Int64?) throws -> [LogPayload] {
+        try read { state in
+            if let position { try checkPosition(position, state) }
+            var result: [LogPayload] = []
+            try forEachPayload(state, entity: nil, range: nil, after: position ?? 0) { result.append($0) }
+            return result
+        }
+    }
+
+    private func transaction(_ payload: LogPayload) -> LogTransaction {
+        var changes: [HistoryChange] = []
+        for (index, row) in payload.rows.enumerated() {
+            guard let entity = schema.entity(named: row.entity), let key = row.values["id"] else { continue }
+            var time: Date?
+            if let attribute = timestampAttributes[row.entity], case .date(let date)? = row.values[attribute] { time = date }
+            changes.append(entity.modelType.logInsert(
+                PersistentIdentifier(entityName: row.entity, primaryKey: key), change: Int64(index),
+                transaction: payload.transactionNumber, time: time))
+        }
+        return LogTransaction(
+            transactionIdentifier: payload.transactionNumber,
+            token: LogToken(storeIdentifier: identifier, transactionNumber: payload.transactionNumber),
+            author: payload.author, timestamp: payload.timestamp, storeIdentifier: identifier,
+            bundleIdentifier: payload.bundleIdentifier, processIdentifier: payload.processIdentifier, changes: changes)
+    }
+
+    private func record(_ payload: LogPayload) -> HistoryRecord {
+        HistoryRecord(
+            transactionNumber: payload.transactionNumber, author: payload.author, timestamp: payload.timestamp,
+            bundleIdentifier: payload.bundleIdentifier, processIdentifier: payload.processIdentifier,
+            changes: payload.rows.compactMap { row in
+                row.values["id"].map { HistoryRecord.Change(kind: .insert, entityName: row.entity, primaryKey: $0) }
+            })
+    }
+
+    private func position(of token: LogToken?) throws -> Int64? {
+        guard let token else { return nil }
+        guard token.storeIdentifier == identifier else {
+            throw HistoryError(.foreignToken, "The history token belongs to store \(token.storeIdentifier), not to log \(identifier).")
+        }
+        return token.transactionNumber
+    }
+
+    private func position(of token: DefaultHistoryToken?) throws -> Int64? {
+        guard let token else { return nil }
+        guard let position = token.positions[identifier] else {
+            throw HistoryError(.foreignToken,
+                "The history token belongs to store(s) \(token.positions.keys.sorted().joined(separator: ", ")), not to log \(identifier).")
+        }
+        return position
+    }
+
+    public func fetchHistory(_ descriptor: HistoryDescriptor<LogTransaction>) throws -> [LogTransaction] {
+        try descriptor.apply(to: payloads(after: position(of: descriptor.after)).map(transaction))
+    }
+
+    public func deleteHistory(_ descriptor: HistoryDescriptor<LogTransaction>) throws {
+        let selected = Set(try fetchHistory(descriptor).map(\.transactionIdentifier))
+        try dropLeadingSegments(in: selected)
+    }
+
+    public func currentHistoryToken() throws -> LogToken? {
+        try read { $0.lastTransaction == 0 ? nil : LogToken(storeIdentifier: identifier, transactionNumber: $0.lastTransaction) }
+    }
+
+    /// Drops, oldest first, every segment all of whose transactions are in `selected`.
+    private func dropLeadingSegments(in selected: Set<Int64>) throws {
+        guard !selected.isEmpty else { return }
+        try write { state in
+            while let oldest = state.segments.first, !oldest.isEmpty,
+                  (oldest.first...oldest.last).allSatisfy({ selected.contains($0) }) {
+                if !state.sealed.contains(oldest.first) { try state.seal(0, files: files) }
+                try state.dropOldest(files: files)
+            }
+        }
+    }
+
+    // MARK: DefaultHistoryBridging
+
+    public func fetchDefaultHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws -> [DefaultHistoryTransaction] {
+        try descriptor.apply(to: payloads(after: position(of: descriptor.after)).map {
+            DefaultHistoryTransaction(record: record($0), storeIdentifier: identifier, schema: schema)
+        })
+    }
+
+    public func deleteDefaultHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws {
+        try dropLeadingSegments(in: Set(try fetchDefaultHistory(descriptor).map(\.transactionIdentifier)))
+    }
+
+    public func currentDefaultHistoryToken() throws -> DefaultHistoryToken? {
+        try currentHistoryToken().map { DefaultHistoryToken(storeIdentifier: $0.storeIdentifier, transactionNumber: $0.transactionNumber) }
+    }
+}

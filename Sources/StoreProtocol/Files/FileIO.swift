@@ -91,22 +91,36 @@ public enum FileIO {
         try fsyncOrThrow(fd, path: directory)
     }
 
-    /// Appends `data` to `path` (created if missing) and flushes it to disk before returning.
-    /// On failure, the file is cut back to its previous length.
-    public static func appendDurably(_ data: Data, to path: String, expectedLength: Int64) throws {
+    /// Appends `data` at `expectedLength` of `path` (created if missing) and, when `sync` is set
+    /// (the default), flushes it to disk before returning. On failure, the file is cut back to
+    /// its previous length.
+    public static func appendDurably(_ data: Data, to path: String, expectedLength: Int64, sync: Bool = true) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failure("open", path) }
         defer { close(fd) }
         do {
             guard lseek(fd, off_t(expectedLength), SEEK_SET) >= 0 else { throw failure("seek in", path) }
             try writeAll(fd, data, path: path)
-            try fsyncOrThrow(fd, path: path)
+            if sync { try fsyncOrThrow(fd, path: path) }
             if expectedLength == 0 { try syncDirectory(of: path) }
         } catch {
             _ = ftruncate(fd, off_t(expectedLength))
             _ = fsync(fd)
             throw error
         }
+    }
+
+    /// Flushes `path` to disk.
+    public static func sync(_ path: String) throws {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("open", path) }
+        defer { close(fd) }
+        try fsyncOrThrow(fd, path: path)
+    }
+
+    /// Removes `path` if it exists.
+    public static func remove(_ path: String) throws {
+        guard unlink(path) == 0 || errno == ENOENT else { throw failure("remove", path) }
     }
 
     /// Cuts `path` back to `length` bytes and flushes it (a torn journal tail).

@@ -46,3 +46,11 @@ extension PersistentModel {
         fields.copyValues(from: fresh, to: self)
     }
 }
+
+extension PersistentModel {
+    /// The attribute a key path names, `nil` when it is not one stored property: for backends
+    /// whose configuration names attributes by key path.
+    public static func attributeName(of keyPath: PartialKeyPath<Self>) -> String? {
+        ModelFields.of(Self.self).name(of: keyPath)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import StoreProtocol
+
+/// What one transaction appends: its history fields and its rows.
+struct LogPayload: Codable {
+    var transactionNumber: Int64
+    var author: String?
+    var timestamp: Date
+    var bundleIdentifier: String
+    var processIdentifier: String
+    var rows: [Row]
+
+    struct Row: Codable {
+        var entity: String
+        var values: [String: SnapshotValue]
+    }
+}
+
+/// A record on disk: a 24-byte header, then the payload (JSON, as ``SnapshotJSON`` writes it).
+///
+/// ```
+/// bytes 0..<4    payload length, UInt32 little-endian
+/// bytes 4..<8    CRC-32 of bytes 8..<(24 + length), UInt32 little-endian
+/// bytes 8..<16   earliest record time, Float64 seconds since 1970, little-endian
+/// bytes 16..<24  latest record time, same
+/// bytes 24...    payload
+/// ```
+/// The times let a range read skip a record without decoding it.
+enum Frame {
+    static let headerSize = 24
+    /// A length above this is damage, not data (it also bounds what a damaged header can make us allocate).
+    static let maximumPayload = 1 << 30
+
+    static func encode(_ payload: LogPayload, earliest: Double, latest: Double) throws -> Data {
+        let json = SnapshotJSON.encode(try SnapshotEncoder().encode(payload))
+        var frame = Data(capacity: headerSize + json.count)
+        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { frame.append(contentsOf: $0) } }
+        append(UInt32(json.count))
+        append(UInt32(0))   // checksum, filled below
+        append(earliest.bitPattern)
+        append(latest.bitPattern)
+        frame.append(json)
+        let checksum = CRC32.checksum(frame[8...])
+        withUnsafeBytes(of: checksum.littleEndian) { frame.replaceSubrange(4..<8, with: $0) }
+        return frame
+    }
+
+    /// One record found while walking a segment.
+    struct Record {
+        var offset: Int
+        var length: Int
+        var earliest: Double
+        var latest: Double
+        var payloadRange: Range<Int>
+    }
+
+    /// What walking a segment's bytes found.
+    enum Step {
+        case record(Record)
+        /// The bytes end inside a record: a write a crash cut short (only valid at the end).
+        case torn
+        /// A whole record whose checksum fails, or a header that makes no sense.
+        case damaged(reason: String)
+    }
+
+    static func readUInt32(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
+        UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+
+    static func readDouble(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> Double {
+        Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+    }
+
+    /// Reads the record at `offset`, checking its checksum when `verify` is set.
+    static func step(_ bytes: UnsafeRawBufferPointer, at offset: Int, verify: Bool) -> Step {
+        guard bytes.count - offset >= headerSize else { return .torn }
+        let length = Int(readUInt32(bytes, offset))
+        guard length <= maximumPayload else { return .damaged(reason: "a length of \(length) bytes") }
+        guard bytes.count - offset - headerSize >= length else { return .torn }
+        let end = offset + headerSize + length
+        if verify {
+            let expected = readUInt32(bytes, offset + 4)
+            guard CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[(offset + 8)..<end])) == expected else {
+                return .damaged(reason: "a checksum mismatch")
+            }
+        }
+        return .record(Record(offset: offset, length: headerSize + length, earliest: readDouble(bytes, offset + 8),
+                              latest: readDouble(bytes, offset + 16), payloadRange: (offset + headerSize)..<end))
+    }
+
+    static func decode(_ bytes: UnsafeRawBufferPointer, _ record: Record) throws -> LogPayload {
+        let value = try SnapshotJSON.parse(UnsafeRawBufferPointer(rebasing: bytes[record.payloadRange]))
+        return try SnapshotDecoder().decode(LogPayload.self, from: value)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import StoreProtocol
+
+/// What one `LogStore` instance knows of its directory.
+struct LogState: Sendable {
+    var meta: LogMeta?
+    var metaIdentity: FileIO.Identity?
+    /// Ascending by first transaction; the last one is the segment being written.
+    var segments: [SegmentInfo] = []
+    /// Which segments have their index file (sealed).
+    var sealed: Set<Int64> = []
+    var lastTransaction: Int64 = 0
+    var lastSync = Date.distantPast
+
+    var droppedThrough: Int64 { meta?.droppedThrough ?? 0 }
+    var totalBytes: Int64 { segments.reduce(0) { $0 + $1.bytes } }
+
+    /// Brings this state up to date with the directory: the identity file, segments added or
+    /// dropped by another process, and records appended since the last look. A writer passes
+    /// `cutTornTail` to cut a torn last record before it appends.
+    mutating func refresh(_ files: LogFiles, cutTornTail: Bool, skipDamaged: Bool) throws {
+        let identity = try FileIO.identity(files.meta)
+        if identity != metaIdentity || identity == nil {
+            meta = try LogMeta.read(files)
+            metaIdentity = identity
+        }
+        let numbers = try files.segmentNumbers()
+        let present = Set(numbers)
+        segments.removeAll { !present.contains($0.first) }
+        sealed = sealed.intersection(present)
+        for number in numbers where !segments.contains(where: { $0.first == number }) {
+            if let data = try? FileIO.read(files.index(number)), let value = try? SnapshotJSON.parse(data),
+               let info = try? SnapshotDecoder().decode(SegmentInfo.self, from: value) {
+                segments.append(info)
+                sealed.insert(number)
+            } else {
+                segments.append(SegmentInfo(first: number))
+            }
+        }
+        segments.sort { $0.first < $1.first }
+        // Read what was appended to segments without an index (normally only the last one).
+        for index in segments.indices where !sealed.contains(segments[index].first) {
+            let path = files.segment(segments[index].first)
+            guard let size = try FileIO.identity(path)?.size, size != segments[index].bytes else { continue }
+            let data = try FileIO.read(path)
+            var info = segments[index]
+            let start = Int(min(info.bytes, Int64(data.count)))
+            let (validEnd, torn) = try SegmentScanner.walk(data, path: path, from: start, verify: true, skipDamaged: skipDamaged) { bytes, record in
+                info.add(try Frame.decode(bytes, record), record: record)
+            }
+            info.bytes = Int64(validEnd)
+            segments[index] = info
+            if torn, cutTornTail, index == segments.count - 1 { try FileIO.truncate(path, to: Int64(validEnd)) }
+        }
+        lastTransaction = max(lastTransaction, droppedThrough, segments.last(where: { !$0.isEmpty })?.last ?? 0)
+    }
+
+    /// Writes the index file of a segment that is full, so later opens need not read it.
+    mutating func seal(_ index: Int, files: LogFiles) throws {
+        let info = segments[index]
+        try FileIO.replaceAtomically(files.index(info.first), with: SnapshotJSON.encode(try SnapshotEncoder().encode(info)))
+        sealed.insert(info.first)
+    }
+
+    /// Drops the oldest segment: first the identity file records how far history is gone, then
+    /// the files go (a crash between the two leaves files that the next open removes).
+    mutating func dropOldest(files: LogFiles) throws {
+        guard let oldest = segments.first, var meta else { return }
+        meta.droppedThrough = max(meta.droppedThrough, oldest.last)
+        try meta.write(files)
+        self.meta = meta
+        metaIdentity = try FileIO.identity(files.meta)
+        try FileIO.remove(files.segment(oldest.first))
+        try FileIO.remove(files.index(oldest.first))
+        segments.removeFirst()
+        sealed.remove(oldest.first)
+    }
+
+    /// Removes segments the identity file says were dropped (an interrupted drop).
+    mutating func removeDroppedSegments(files: LogFiles) throws {
+        while let oldest = segments.first, !oldest.isEmpty, oldest.last <= droppedThrough, segments.count > 1 || sealed.contains(oldest.first) {
+            try FileIO.remove(files.segment(oldest.first))
+            try FileIO.remove(files.index(oldest.first))
+            segments.removeFirst()
+            sealed.remove(oldest.first)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import StoreProtocol
+
+/// An insert-only, segmented log in `directory`, for time-series records (readings, events,
+/// audit records).
+///
+/// ```swift
+/// let log = LogStoreConfiguration(directory: URL(filePath: "readings"),
+///                                 timestamps: [LogTimestamp(\Reading.timestamp)],
+///                                 retention: .age(30 * 86_400))
+/// ```
+public struct LogStoreConfiguration: DataStoreConfiguration {
+    public typealias Store = LogStore
+
+    public var name: String
+    /// The log's directory; created (with its parents) on first open unless read-only.
+    public var directory: URL
+    public var schema: Schema?
+    public var allowsSave: Bool
+    /// For each model, the `Date` attribute that places its records in time. A fetch whose
+    /// predicate bounds it reads only the segments and records in range. Models without one are
+    /// placed by the time they were saved.
+    public var timestamps: [LogTimestamp]
+    /// A segment is sealed, and a new one started, when it reaches this many bytes.
+    public var segmentSize: Int
+    public var durability: LogDurability
+    public var retention: LogRetention
+    /// When `true`, a damaged record in the middle of a segment is skipped instead of failing
+    /// the read. Off by default: damage is reported.
+    public var skipsDamagedRecords: Bool
+
+    public init(
+        name: String? = nil, directory: URL, schema: Schema? = nil, timestamps: [LogTimestamp] = [],
+        segmentSize: Int = 8 << 20, durability: LogDurability = .everySave, retention: LogRetention = .unlimited,
+        allowsSave: Bool = true, skipsDamagedRecords: Bool = false
+    ) {
+        self.name = name ?? directory.lastPathComponent
+        self.directory = directory
+        self.schema = schema
+        self.timestamps = timestamps
+        self.segmentSize = segmentSize
+        self.durability = durability
+        self.retention = retention
+        self.allowsSave = allowsSave
+        self.skipsDamagedRecords = skipsDamagedRecords
+    }
+}
+
+/// Names the `Date` attribute that orders a model's records in time.
+public struct LogTimestamp: Sendable, Hashable {
+    public let entityName: String
+    /// `nil` when the key path is not a stored property; the store refuses to open then.
+    public let attributeName: String?
+
+    public init<Model: PersistentModel>(_ keyPath: KeyPath<Model, Date>) {
+        entityName = Model.entityName
+        attributeName = Model.attributeName(of: keyPath)
+    }
+}
+
+/// When a save's data reaches the disk.
+public enum LogDurability: Sendable, Hashable {
+    /// Every save is flushed (`fsync`) before it returns: nothing acknowledged is lost.
+    case everySave
+    /// Saves are flushed at most this often (seconds), and by ``LogStore/flush()``; a crash may
+    /// lose the saves of the last interval, never part of one.
+    case periodic(TimeInterval)
+}
+
+/// How much of the log to keep. Whole segments are dropped, oldest first, never the one being
+/// written; history tokens that pointed into them expire.
+public struct LogRetention: Sendable, Hashable {
+    /// Drop a segment once its newest save is older than this (seconds).
+    public var maximumAge: TimeInterval?
+    /// Drop the oldest segments while the log is larger than this (bytes).
+    public var maximumBytes: Int?
+
+    public init(maximumAge: TimeInterval? = nil, maximumBytes: Int? = nil) {
+        self.maximumAge = maximumAge
+        self.maximumBytes = maximumBytes
+    }
+
+    public static let unlimited = LogRetention()
+    public static func age(_ seconds: TimeInterval) -> LogRetention { LogRetention(maximumAge: seconds) }
+    public static func bytes(_ count: Int) -> LogRetention { LogRetention(maximumBytes: count) }
+}

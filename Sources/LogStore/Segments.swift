@@ -1,0 +1,150 @@
+import Foundation
+import StoreProtocol
+
+/// What the store knows of one segment without reading it: which transactions and times it
+/// holds, how many records of each entity, and how many bytes of it are valid. Written beside a
+/// sealed segment as its index file, so opening a log does not read its data.
+struct SegmentInfo: Codable, Sendable {
+    var first: Int64
+    var last: Int64
+    /// Earliest and latest record time (``LogTimestamp`` attribute, or save time).
+    var earliest: Double
+    var latest: Double
+    /// Save time of the newest transaction, for age retention.
+    var newestSave: Double
+    var bytes: Int64
+    var counts: [String: Int]
+
+    init(first: Int64) {
+        self.first = first
+        last = first - 1
+        earliest = .infinity
+        latest = -.infinity
+        newestSave = 0
+        bytes = 0
+        counts = [:]
+    }
+
+    var isEmpty: Bool { last < first }
+
+    mutating func add(_ payload: LogPayload, record: Frame.Record) {
+        last = payload.transactionNumber
+        earliest = min(earliest, record.earliest)
+        latest = max(latest, record.latest)
+        newestSave = max(newestSave, payload.timestamp.timeIntervalSince1970)
+        bytes = Int64(record.offset + record.length)
+        for row in payload.rows { counts[row.entity, default: 0] += 1 }
+    }
+
+    func overlaps(_ range: ClosedRange<Double>?) -> Bool {
+        guard let range else { return true }
+        return !isEmpty && latest >= range.lowerBound && earliest <= range.upperBound
+    }
+}
+
+/// The log's files: `store.json` (identity and how far history was dropped),
+/// `segment-<first transaction, 20 digits>.log` (records), `segment-….index` (a sealed segment's
+/// ``SegmentInfo``), `lock`.
+struct LogFiles: Sendable {
+    let directory: String
+    var meta: String { directory + "/store.json" }
+    var lock: String { directory + "/lock" }
+
+    func segment(_ first: Int64) -> String { directory + "/segment-" + String(format: "%020lld", first) + ".log" }
+    func index(_ first: Int64) -> String { directory + "/segment-" + String(format: "%020lld", first) + ".index" }
+
+    /// The first transaction number of every segment file, ascending.
+    func segmentNumbers() throws -> [Int64] {
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
+            throw DataStoreError(.ioFailure, "Could not list the log directory \(directory): \(error.localizedDescription).")
+        }
+        return names.compactMap { name -> Int64? in
+            guard name.hasPrefix("segment-"), name.hasSuffix(".log") else { return nil }
+            return Int64(name.dropFirst("segment-".count).dropLast(".log".count))
+        }.sorted()
+    }
+}
+
+/// The log's identity file.
+struct LogMeta: Codable {
+    static let formatName = "swift-data-stores/log-store"
+    var format = formatName
+    var version = 1
+    var storeIdentifier: String
+    /// The newest transaction dropped by retention or `deleteHistory`: tokens before it expired.
+    var droppedThrough: Int64
+
+    static func read(_ files: LogFiles) throws -> LogMeta? {
+        guard try FileIO.identity(files.meta) != nil else { return nil }
+        let data = try FileIO.read(files.meta)
+        guard let value = try? SnapshotJSON.parse(data), let meta = try? SnapshotDecoder().decode(LogMeta.self, from: value),
+              meta.format == formatName else {
+            throw DataStoreError(.corruptStore,
+                "\(files.meta) is not a log store's identity file. Point the configuration at another directory; nothing was changed.")
+        }
+        guard meta.version == 1 else {
+            throw DataStoreError(.corruptStore,
+                "\(files.meta) is a log store of format version \(meta.version); this library reads version 1. Nothing was changed.")
+        }
+        return meta
+    }
+
+    func write(_ files: LogFiles) throws {
+        try FileIO.replaceAtomically(files.meta, with: SnapshotJSON.encode(try SnapshotEncoder().encode(self)))
+    }
+}
+
+/// Walks a segment's records.
+enum SegmentScanner {
+    /// Every whole record from byte `from`: what `body` is given, and where valid bytes end.
+    /// A torn last record stops the walk; a damaged record followed by more bytes is an error
+    /// naming the segment and offset (or is skipped when `skipDamaged`).
+    /// - Returns: The offset where valid records end, and whether a torn tail follows it.
+    static func walk(
+        _ data: Data, path: String, from start: Int = 0, verify: Bool, skipDamaged: Bool,
+        _ body: (UnsafeRawBufferPointer, Frame.Record) throws -> Void
+    ) throws -> (validEnd: Int, torn: Bool) {
+        try data.withUnsafeBytes { bytes in
+            var offset = start
+            while offset < bytes.count {
+                switch Frame.step(bytes, at: offset, verify: verify) {
+                case .record(let record):
+                    try body(bytes, record)
+                    offset += record.length
+                case .torn:
+                    return (offset, true)
+                case .damaged(let reason):
+                    let length = Int(Frame.readUInt32(bytes, offset))
+                    let next = length > Frame.maximumPayload ? bytes.count : offset + Frame.headerSize + length
+                    // Damage with no whole record after it is a torn tail (a crash can leave
+                    // garbage or zeros past the last whole record); before a whole record it is
+                    // damage in the middle.
+                    guard hasRecord(bytes, from: next) else { return (offset, true) }
+                    guard skipDamaged else {
+                        throw DataStoreError(.corruptStore,
+                            "\(path) is damaged at byte \(offset) (\(reason)) with records after it. Restore the log "
+                            + "from a backup, or open it with skipsDamagedRecords to read around the damage; nothing was changed.")
+                    }
+                    offset = next
+                }
+            }
+            return (offset, false)
+        }
+    }
+
+    /// Whether a whole, valid record starts anywhere we can reach from `offset` by following lengths.
+    private static func hasRecord(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Bool {
+        var offset = start
+        while offset < bytes.count {
+            switch Frame.step(bytes, at: offset, verify: true) {
+            case .record: return true
+            case .torn: return false
+            case .damaged:
+                let length = Int(Frame.readUInt32(bytes, offset))
+                offset = length > Frame.maximumPayload ? bytes.count : offset + Frame.headerSize + length
+            }
+        }
+        return false
+    }
+}
