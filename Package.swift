@@ -26,6 +26,8 @@ let package = Package(
         // A child process for tests that need a second process (crash and multi-process tests).
         .executableTarget(name: "StoreTestHelper", dependencies: ["StoreProtocol", "JSONStore", "LogStore"], swiftSettings: swiftSettings),
 
+        .target(name: "StoreTestSupport", path: "Tests/StoreTestSupport", swiftSettings: swiftSettings),
+
         .testTarget(
             name: "StoreProtocolTests",
             dependencies: ["StoreProtocol", "MemoryStore"],
@@ -36,11 +38,11 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "JSONStoreTests",
-            dependencies: ["JSONStore", "StoreProtocol", "StoreTestHelper"],
+            dependencies: ["JSONStore", "StoreProtocol", "StoreTestHelper", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "LogStoreTests",
-            dependencies: ["LogStore", "StoreProtocol", "StoreTestHelper"],
+            dependencies: ["LogStore", "StoreProtocol", "StoreTestHelper", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "Conformance",

@@ -8,11 +8,13 @@ final class HelperRecord: PersistentModel {
     var item: Int
     var author: String
     var payload: String
+    var time: Date
 
-    init(batch: Int, item: Int, author: String, payload: String) {
+    init(batch: Int, item: Int, author: String, payload: String, time: Date = Date()) {
         self.batch = batch
         self.item = item
         self.author = author
         self.payload = payload
+        self.time = time
     }
 }

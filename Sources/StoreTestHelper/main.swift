@@ -1,24 +1,32 @@
 import Foundation
 import JSONStore
+import LogStore
 import StoreProtocol
 
 // A second process for the tests (crashes, several writers) and for quick measurements.
 //
-//   StoreTestHelper write PATH AUTHOR SAVES BATCHSIZE   one save per line "ack N" on stdout
-//   StoreTestHelper read PATH                           "records N", "transactions AUTHOR N"
-//   StoreTestHelper measure DIRECTORY                   timings of saves and opens
+//   StoreTestHelper write json|log PATH AUTHOR SAVES BATCHSIZE   one save per line "ack N" on stdout
+//   StoreTestHelper read json|log PATH                           "records N", "transactions AUTHOR N"
+//   StoreTestHelper measure DIRECTORY                            timings of saves, opens and range reads
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
     exit(2)
 }
 
-func open(_ path: String) throws -> ModelContainer {
-    try ModelContainer(for: HelperRecord.self, configurations: JSONStoreConfiguration(url: URL(filePath: path)))
+/// A JSON store file, or a log store directory (records placed in time by `time`).
+func open(_ kind: String, _ path: String) throws -> ModelContainer {
+    switch kind {
+    case "json": return try ModelContainer(for: HelperRecord.self, configurations: JSONStoreConfiguration(url: URL(filePath: path)))
+    case "log":
+        return try ModelContainer(for: HelperRecord.self, configurations: LogStoreConfiguration(
+            directory: URL(filePath: path), timestamps: [LogTimestamp(\HelperRecord.time)], segmentSize: 64 << 10))
+    default: fail("the store kind is json or log, not \(kind)")
+    }
 }
 
-func write(path: String, author: String, saves: Int, batchSize: Int) throws {
-    let container = try open(path)
+func write(kind: String, path: String, author: String, saves: Int, batchSize: Int) throws {
+    let container = try open(kind, path)
     let context = ModelContext(container)
     context.author = author
     // The batch numbers of another writer on the same store differ by author.
@@ -34,8 +42,8 @@ func write(path: String, author: String, saves: Int, batchSize: Int) throws {
     FileHandle.standardOutput.write(Data("seen-others \(others.count)\n".utf8))
 }
 
-func read(path: String) throws {
-    let container = try open(path)
+func read(kind: String, path: String) throws {
+    let container = try open(kind, path)
     print("records \(try ModelContext(container).fetchCount(FetchDescriptor<HelperRecord>()))")
     let transactions = try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
     for (author, group) in Dictionary(grouping: transactions, by: { $0.author ?? "nil" }).sorted(by: { $0.key < $1.key }) {
@@ -52,7 +60,7 @@ func measure(directory: String) throws {
     }
     for size in [100, 100_000] {
         let path = directory + "/measure-\(size)-\(UUID().uuidString).json"
-        let container = try open(path)
+        let container = try open("json", path)
         let seed = ModelContext(container)
         for item in 0..<size { seed.insert(HelperRecord(batch: 0, item: item, author: "seed", payload: "a trip of about 145 bytes")) }
         let seedTime = try seconds { try seed.save() }
@@ -67,7 +75,7 @@ func measure(directory: String) throws {
         print(String(format: "store of %6d: seed save %.3f s; 1-record save median %.3f ms, p90 %.3f ms",
                      size, seedTime, samples[samples.count / 2] * 1e3, samples[samples.count * 9 / 10] * 1e3))
         let openTime = try seconds {
-            let reopened = try open(path)
+            let reopened = try open("json", path)
             _ = try ModelContext(reopened).fetchCount(FetchDescriptor<HelperRecord>())
         }
         print(String(format: "store of %6d: open %.3f s", size, openTime))
@@ -77,15 +85,15 @@ func measure(directory: String) throws {
 let arguments = CommandLine.arguments
 do {
     switch arguments.dropFirst().first {
-    case "write" where arguments.count == 6:
-        guard let saves = Int(arguments[4]), let batch = Int(arguments[5]) else { fail("SAVES and BATCHSIZE are numbers") }
-        try write(path: arguments[2], author: arguments[3], saves: saves, batchSize: batch)
-    case "read" where arguments.count == 3:
-        try read(path: arguments[2])
+    case "write" where arguments.count == 7:
+        guard let saves = Int(arguments[5]), let batch = Int(arguments[6]) else { fail("SAVES and BATCHSIZE are numbers") }
+        try write(kind: arguments[2], path: arguments[3], author: arguments[4], saves: saves, batchSize: batch)
+    case "read" where arguments.count == 4:
+        try read(kind: arguments[2], path: arguments[3])
     case "measure" where arguments.count == 3:
         try measure(directory: arguments[2])
     default:
-        fail("usage: StoreTestHelper write PATH AUTHOR SAVES BATCHSIZE | read PATH | measure DIRECTORY")
+        fail("usage: StoreTestHelper write json|log PATH AUTHOR SAVES BATCHSIZE | read json|log PATH | measure DIRECTORY")
     }
 } catch {
     fail("error: \(error)")

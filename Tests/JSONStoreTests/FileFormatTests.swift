@@ -1,6 +1,7 @@
 import Foundation
 import JSONStore
 import StoreProtocol
+import StoreTestSupport
 import Testing
 
 @Suite struct FileFormatTests {

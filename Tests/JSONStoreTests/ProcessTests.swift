@@ -1,6 +1,7 @@
 import Foundation
 import JSONStore
 import StoreProtocol
+import StoreTestSupport
 import Testing
 
 /// The helper's record (same entity name and attributes as `HelperRecord` in StoreTestHelper).
@@ -10,6 +11,7 @@ final class HelperRecord: PersistentModel {
     var item: Int
     var author: String
     var payload: String
+    var time: Date
 }
 
 @Suite struct ProcessTests {
@@ -26,11 +28,9 @@ final class HelperRecord: PersistentModel {
             let url = directory.appending(path: "crash-\(round).json")
             let batchSize = Int.random(in: 1...20, using: &generator)
             let killAfter = Int.random(in: 1...25, using: &generator)
-            let writer = try ChildProcess(["write", url.path, "crash", "100000", "\(batchSize)"])
+            let writer = try ChildProcess(["write", "json", url.path, "crash", "100000", "\(batchSize)"])
             #expect(writer.waitForLines(killAfter), "round \(round): the writer acknowledged \(writer.lines.count) saves")
-            // Not synchronisation: a random pause moves the kill to a random point of a later save.
-            let pause = DispatchTime.now().uptimeNanoseconds + UInt64.random(in: 0...3_000_000, using: &generator)
-            while DispatchTime.now().uptimeNanoseconds < pause {}
+            randomPause(maximumNanoseconds: 3_000_000, using: &generator)
             writer.kill()
             _ = writer.finish()
             let acknowledged = writer.lines.filter { $0.hasPrefix("ack ") }.count
@@ -56,8 +56,8 @@ final class HelperRecord: PersistentModel {
         let url = try temporaryDirectory().appending(path: "shared.json")
         _ = try open(url)   // create it first, so the two writers race on saves, not creation
         let saves = 100
-        let app = try ChildProcess(["write", url.path, "app", "\(saves)", "1"])
-        let widget = try ChildProcess(["write", url.path, "widget", "\(saves)", "1"])
+        let app = try ChildProcess(["write", "json", url.path, "app", "\(saves)", "1"])
+        let widget = try ChildProcess(["write", "json", url.path, "widget", "\(saves)", "1"])
         #expect(app.finish() == 0)
         #expect(widget.finish() == 0)
         func seenOthers(_ child: ChildProcess) -> Int {
@@ -74,7 +74,7 @@ final class HelperRecord: PersistentModel {
         #expect(transactions.filter { $0.author == "widget" }.count == saves)
         #expect(Set(transactions.map(\.processIdentifier)).count == 2, "two processes wrote")
 
-        let reader = try ChildProcess(["read", url.path])
+        let reader = try ChildProcess(["read", "json", url.path])
         #expect(reader.finish() == 0)
         #expect(reader.lines == ["records \(2 * saves)", "transactions app \(saves)", "transactions widget \(saves)"])
     }

@@ -1,6 +1,7 @@
 import Foundation
 import JSONStore
 import StoreProtocol
+import StoreTestSupport
 
 final class Entry: PersistentModel {
     var id = UUID()
@@ -11,13 +12,6 @@ final class Entry: PersistentModel {
         self.count = count
     }
     static let schemaMetadata = SchemaMetadata<Entry>(preservedOnDeletion: [\.title])
-}
-
-/// A fresh directory for one test.
-func temporaryDirectory() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appending(path: "json-store-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
 }
 
 func openContainer(_ url: URL, allowsSave: Bool = true, compactionThreshold: Int = 1 << 20) throws -> ModelContainer {

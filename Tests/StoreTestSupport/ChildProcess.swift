@@ -1,8 +1,7 @@
 import Foundation
-import Testing
 
 /// The helper executable (`StoreTestHelper`), built beside the test bundle.
-func helperExecutable() throws -> URL {
+public func helperExecutable() throws -> URL {
     let directory = URL(filePath: CommandLine.arguments[0]).deletingLastPathComponent()
     let helper = directory.appending(path: "StoreTestHelper")
     guard FileManager.default.isExecutableFile(atPath: helper.path) else {
@@ -11,19 +10,19 @@ func helperExecutable() throws -> URL {
     return helper
 }
 
-struct HelperMissing: Error, CustomStringConvertible {
-    let path: String
-    var description: String { "StoreTestHelper is not at \(path); build it with `swift build`." }
+public struct HelperMissing: Error, CustomStringConvertible {
+    public let path: String
+    public var description: String { "StoreTestHelper is not at \(path); build it with `swift build`." }
 }
 
 /// A running helper process whose standard output is read line by line.
-final class ChildProcess {
-    let process = Process()
+public final class ChildProcess {
+    public let process = Process()
     private let output = Pipe()
     private var buffer = Data()
-    private(set) var lines: [String] = []
+    public private(set) var lines: [String] = []
 
-    init(_ arguments: [String]) throws {
+    public init(_ arguments: [String]) throws {
         process.executableURL = try helperExecutable()
         process.arguments = arguments
         process.standardOutput = output
@@ -32,7 +31,7 @@ final class ChildProcess {
 
     /// Reads until `count` lines have arrived or the output ends; returns whether they arrived.
     @discardableResult
-    func waitForLines(_ count: Int) -> Bool {
+    public func waitForLines(_ count: Int) -> Bool {
         while lines.count < count {
             let chunk = output.fileHandleForReading.availableData
             if chunk.isEmpty { return false }   // end of output: the process ended
@@ -46,13 +45,27 @@ final class ChildProcess {
     }
 
     /// Reads everything the process wrote, then waits for it to exit.
-    func finish() -> Int32 {
+    public func finish() -> Int32 {
         waitForLines(.max)
         process.waitUntilExit()
         return process.terminationStatus
     }
 
-    func kill() {
+    public func kill() {
         Foundation.kill(process.processIdentifier, SIGKILL)
     }
+}
+
+/// A fresh directory for one test.
+public func temporaryDirectory() throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appending(path: "store-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+}
+
+/// Busy-waits up to `maximumNanoseconds`, a random amount: not to synchronise anything, but to
+/// move a kill to a random point of the child's work.
+public func randomPause(maximumNanoseconds: UInt64, using generator: inout some RandomNumberGenerator) {
+    let until = DispatchTime.now().uptimeNanoseconds + UInt64.random(in: 0...maximumNanoseconds, using: &generator)
+    while DispatchTime.now().uptimeNanoseconds < until {}
 }
