@@ -66,8 +66,8 @@ func measure(directory: String) throws {
         let seedTime = try seconds { try seed.save() }
         if let store = container.stores.first as? JSONStore { try store.compact() }
         var samples: [Double] = []
-        let context = ModelContext(container)
         for save in 0..<200 {
+            let context = ModelContext(container)
             context.insert(HelperRecord(batch: 1, item: save, author: "bench", payload: "one more"))
             samples.append(try seconds { try context.save() })
         }
@@ -82,6 +82,60 @@ func measure(directory: String) throws {
     }
 }
 
+/// Quick figures for the log store: append throughput and a range read out of a million records.
+func measureLog(directory: String) throws {
+    func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+    let base = Date(timeIntervalSince1970: 1_767_225_600)
+    for perSave in [1, 1_000] {
+        let container = try open("log", directory + "/log-\(perSave)-\(UUID().uuidString)")
+        let saves = perSave == 1 ? 1_000 : 100
+        let time = try seconds {
+            for save in 0..<saves {
+                // A context per save, as a server handles requests: a long-lived context re-checks
+                // every model it registered at each save (see README, "Saving and fetching").
+                let context = ModelContext(container)
+                for item in 0..<perSave {
+                    let n = save * perSave + item
+                    context.insert(HelperRecord(batch: save, item: item, author: "bench", payload: "reading",
+                                                time: base.addingTimeInterval(Double(n))))
+                }
+                try context.save()
+            }
+        }
+        print(String(format: "log, %4d per durable save: %8.0f records/s (%d saves in %.2f s)", perSave,
+                     Double(saves * perSave) / time, saves, time))
+    }
+    let path = directory + "/log-million-\(UUID().uuidString)"
+    let container = try open("log", path)
+    let fill = try seconds {
+        for save in 0..<1_000 {
+            let context = ModelContext(container)
+            for item in 0..<1_000 {
+                let n = save * 1_000 + item
+                context.insert(HelperRecord(batch: save, item: item, author: "bench", payload: "reading", time: base.addingTimeInterval(Double(n))))
+            }
+            try context.save()
+        }
+    }
+    print(String(format: "log: 1,000,000 records written in %.1f s", fill))
+    let reopened = try open("log", path)
+    let start = base.addingTimeInterval(500_000), end = base.addingTimeInterval(500_999)
+    var samples: [Double] = []
+    var count = 0
+    for _ in 0..<5 {
+        samples.append(try seconds {
+            count = try ModelContext(reopened).fetch(FetchDescriptor<HelperRecord>(
+                predicate: #Predicate { $0.time >= start && $0.time <= end })).count
+        })
+    }
+    samples.sort()
+    print(String(format: "log: %d-row time range out of 1,000,000: median %.1f ms", count, samples[2] * 1e3))
+}
+
 let arguments = CommandLine.arguments
 do {
     switch arguments.dropFirst().first {
@@ -92,6 +146,7 @@ do {
         try read(kind: arguments[2], path: arguments[3])
     case "measure" where arguments.count == 3:
         try measure(directory: arguments[2])
+        try measureLog(directory: arguments[2])
     default:
         fail("usage: StoreTestHelper write json|log PATH AUTHOR SAVES BATCHSIZE | read json|log PATH | measure DIRECTORY")
     }
