@@ -23,6 +23,11 @@ let package = Package(
         .target(name: "LogStore", dependencies: ["StoreProtocol"], swiftSettings: swiftSettings),
         .target(name: "StoreConformance", dependencies: ["StoreProtocol"], swiftSettings: swiftSettings),
 
+        // The example: the talk's unread-trips feature on the command line.
+        .executableTarget(
+            name: "trips", dependencies: ["StoreProtocol", "JSONStore", "LogStore", "MemoryStore"],
+            swiftSettings: swiftSettings),
+
         // A child process for tests that need a second process (crash and multi-process tests).
         .executableTarget(name: "StoreTestHelper", dependencies: ["StoreProtocol", "JSONStore", "LogStore"], swiftSettings: swiftSettings),
 
@@ -43,6 +48,10 @@ let package = Package(
         .testTarget(
             name: "LogStoreTests",
             dependencies: ["LogStore", "StoreProtocol", "StoreTestHelper", "StoreTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TripsTests",
+            dependencies: ["trips", "StoreProtocol", "JSONStore", "LogStore", "MemoryStore", "StoreTestHelper", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "Conformance",

@@ -33,3 +33,16 @@ public struct JSONStoreConfiguration: DataStoreConfiguration {
         self.compactionThreshold = compactionThreshold
     }
 }
+
+extension JSONStoreConfiguration: LocatableStoreConfiguration {
+    public static let scheme = "json"
+    public static let locationHelp = "json:PATH — a JSON store file (options: retention-transactions, retention-age such as 30d, read-only=true)"
+
+    public init(location: StoreLocation) throws {
+        try location.allowOnly(["retention-transactions", "retention-age", "read-only"])
+        let path = try location.requirePath("path")
+        self.init(url: URL(filePath: path), allowsSave: location.options["read-only"] != "true",
+                  historyRetention: HistoryRetention(maximumTransactions: try location.integer("retention-transactions"),
+                                                     maximumAge: try location.duration("retention-age")))
+    }
+}

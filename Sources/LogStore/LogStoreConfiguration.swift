@@ -84,3 +84,17 @@ public struct LogRetention: Sendable, Hashable {
     public static func age(_ seconds: TimeInterval) -> LogRetention { LogRetention(maximumAge: seconds) }
     public static func bytes(_ count: Int) -> LogRetention { LogRetention(maximumBytes: count) }
 }
+
+extension LogStoreConfiguration: LocatableStoreConfiguration {
+    public static let scheme = "log"
+    public static let locationHelp = "log:DIRECTORY — an insert-only log (options: retention-age such as 30d, retention-bytes, segment-size, read-only=true)"
+
+    public init(location: StoreLocation) throws {
+        try location.allowOnly(["retention-age", "retention-bytes", "segment-size", "read-only"])
+        let path = try location.requirePath("directory")
+        self.init(directory: URL(filePath: path), segmentSize: try location.integer("segment-size") ?? 8 << 20,
+                  retention: LogRetention(maximumAge: try location.duration("retention-age"),
+                                          maximumBytes: try location.integer("retention-bytes")),
+                  allowsSave: location.options["read-only"] != "true")
+    }
+}

@@ -33,3 +33,15 @@ public struct MemoryStoreConfiguration: DataStoreConfiguration {
         self.seed = seed
     }
 }
+
+extension MemoryStoreConfiguration: LocatableStoreConfiguration {
+    public static let scheme = "memory"
+    public static let locationHelp = "memory:NAME — in memory, shared by NAME within the process (options: retention-transactions)"
+
+    public init(location: StoreLocation) throws {
+        try location.allowOnly(["retention-transactions"])
+        let name = location.path.isEmpty ? "memory" : location.path
+        self.init(name: name, isShared: true,
+                  historyRetention: HistoryRetention(maximumTransactions: try location.integer("retention-transactions")))
+    }
+}

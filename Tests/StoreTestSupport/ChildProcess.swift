@@ -1,9 +1,9 @@
 import Foundation
 
-/// The helper executable (`StoreTestHelper`), built beside the test bundle.
-public func helperExecutable() throws -> URL {
+/// One of the package's executables (`StoreTestHelper`, `trips`), built beside the test bundle.
+public func helperExecutable(_ name: String = "StoreTestHelper") throws -> URL {
     let directory = URL(filePath: CommandLine.arguments[0]).deletingLastPathComponent()
-    let helper = directory.appending(path: "StoreTestHelper")
+    let helper = directory.appending(path: name)
     guard FileManager.default.isExecutableFile(atPath: helper.path) else {
         throw HelperMissing(path: helper.path)
     }
@@ -12,20 +12,28 @@ public func helperExecutable() throws -> URL {
 
 public struct HelperMissing: Error, CustomStringConvertible {
     public let path: String
-    public var description: String { "StoreTestHelper is not at \(path); build it with `swift build`." }
+    public var description: String { "\(path) is missing; build it with `swift build`." }
 }
 
 /// A running helper process whose standard output is read line by line.
 public final class ChildProcess {
     public let process = Process()
     private let output = Pipe()
+    private let errors = Pipe()
     private var buffer = Data()
     public private(set) var lines: [String] = []
+    /// What the process wrote to standard error, once ``finish()`` returned.
+    public private(set) var errorText = ""
 
-    public init(_ arguments: [String]) throws {
-        process.executableURL = try helperExecutable()
+    /// Starts `executable` with `arguments`, in `directory` when given, with `environment` added.
+    public init(_ arguments: [String], executable: String = "StoreTestHelper", directory: URL? = nil,
+                environment: [String: String] = [:]) throws {
+        process.executableURL = try helperExecutable(executable)
         process.arguments = arguments
         process.standardOutput = output
+        process.standardError = errors
+        if let directory { process.currentDirectoryURL = directory }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         try process.run()
     }
 
@@ -47,6 +55,7 @@ public final class ChildProcess {
     /// Reads everything the process wrote, then waits for it to exit.
     public func finish() -> Int32 {
         waitForLines(.max)
+        errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return process.terminationStatus
     }

@@ -1,0 +1,343 @@
+import Foundation
+import JSONStore
+import LogStore
+import MemoryStore
+import StoreProtocol
+
+/// The talk's SampleTrips feature: the widget changes trips, the app finds the ones with unread
+/// changes through history after its saved token.
+struct TripsApp {
+    static let usage = """
+    usage: trips [--store LOCATION] [--json] COMMAND
+      add NAME --destination D --start 2026-06-01 --end 2026-06-05   add a trip (author: app)
+      list                                   every trip, with its accommodation
+      delete NAME                            delete a trip (its tombstone stays in history)
+      seed --count N                         add N sample trips
+      confirm NAME [--author widget]         the widget: confirm the trip's accommodation
+      unread [--from widget]                 the app: trips changed since its saved token
+      history                                every transaction and its changes
+      watch                                  new transactions as they happen, until interrupted
+      prune --all | --before DATE | --consumed   delete history (--consumed: what every reader has read)
+      demo                                   one round: sample trips, the widget confirms, the app reads
+    LOCATION (or TRIPS_STORE): json:PATH (default json:trips.json), log:DIRECTORY, memory:NAME
+    """
+
+    let arguments: Arguments
+    let output: Output
+    let container: ModelContainer
+    /// Where the app keeps its token and the consumers file; `nil` for memory stores.
+    let sidecar: String?
+
+    init(arguments: Arguments) throws {
+        self.arguments = arguments
+        output = Output(json: arguments.flag("json"))
+        let location = arguments.options["store"] ?? ProcessInfo.processInfo.environment["TRIPS_STORE"] ?? "json:trips.json"
+        let registry = StoreRegistry(JSONStoreConfiguration.self, LogStoreConfiguration.self, MemoryStoreConfiguration.self)
+        let parsed = try StoreLocation(parsing: location)
+        if parsed.scheme == "json" {
+            // Trips in the JSON store; the activity log in a log store beside it. One history
+            // token covers both.
+            var trips = try registry.configuration(for: location)
+            trips.schema = Schema(Trip.self, LivingAccommodation.self)
+            let activity = LogStoreConfiguration(
+                directory: URL(filePath: try parsed.requirePath("path") + ".activity"), schema: Schema(Activity.self),
+                timestamps: [LogTimestamp(\Activity.timestamp)])
+            container = try ModelContainer(for: Schema(Trip.self, LivingAccommodation.self, Activity.self),
+                                           configurations: [trips, activity])
+        } else {
+            container = try ModelContainer(for: Trip.self, LivingAccommodation.self, Activity.self, location: location, registry: registry)
+        }
+        switch parsed.scheme {
+        case "json": sidecar = parsed.path
+        case "log": sidecar = parsed.path + "/trips"
+        default: sidecar = nil
+        }
+    }
+
+    func run() async throws {
+        switch arguments.command {
+        case "add": try add()
+        case "list": try list()
+        case "delete": try delete()
+        case "seed": try seed()
+        case "confirm": try confirm()
+        case "unread": try unread()
+        case "history": try history()
+        case "watch": try await watch()
+        case "prune": try prune()
+        case "demo": try demo()
+        case nil: throw UsageError("give a command")
+        case let other?: throw UsageError("unknown command '\(other)'")
+        }
+    }
+
+    // MARK: Trips
+
+    func context(author: String) -> ModelContext {
+        let context = ModelContext(container)
+        context.author = arguments.options["author"] ?? author
+        return context
+    }
+
+    func trip(named name: String, in context: ModelContext) throws -> Trip {
+        guard let trip = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == name })).first else {
+            throw TripsError("there is no trip named '\(name)' (see `trips list`)")
+        }
+        return trip
+    }
+
+    func add() throws {
+        let context = context(author: "app")
+        let name = try arguments.name(), destination = try arguments.required("destination")
+        let start = try arguments.date("start"), end = try arguments.date("end")
+        guard start <= end else { throw UsageError("--end must not be before --start") }
+        context.insert(Trip(name: name, destination: destination, startDate: start, endDate: end))
+        context.insert(Activity(kind: "added", tripName: name))
+        try context.save()
+        output.object(["added": name], text: "Added \(name): \(destination), \(Dates.day(start)) to \(Dates.day(end)).")
+    }
+
+    func list() throws {
+        let context = ModelContext(container)
+        let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.startDate), SortDescriptor(\.name)]))
+        let stays = Dictionary(try context.fetch(FetchDescriptor<LivingAccommodation>()).map { ($0.tripID, $0) }, uniquingKeysWith: { a, _ in a })
+        output.table(["Name", "Destination", "Start", "End", "Accommodation"], trips.map { trip in
+            let stay = stays[trip.id].map { "\($0.placeName)\($0.isConfirmed ? " (confirmed)" : "")" } ?? "-"
+            return [trip.name, trip.destination, Dates.day(trip.startDate), Dates.day(trip.endDate), stay]
+        }, empty: "No trips yet. Add one: trips add NAME --destination D --start 2026-06-01 --end 2026-06-05")
+    }
+
+    func delete() throws {
+        let context = context(author: "app")
+        let name = try arguments.name()
+        let trip = try trip(named: name, in: context)
+        let tripID = trip.id
+        for stay in try context.fetch(FetchDescriptor<LivingAccommodation>(predicate: #Predicate { $0.tripID == tripID })) {
+            context.delete(stay)
+        }
+        context.delete(trip)
+        context.insert(Activity(kind: "deleted", tripName: name))
+        try context.save()
+        output.object(["deleted": name], text: "Deleted \(name).")
+    }
+
+    func seed() throws {
+        let count = try arguments.integer("count", default: 10)
+        let destinations = ["Reykjavík", "Kyoto", "Lisbon", "Patagonia", "Oslo", "Marrakesh", "Hobart", "Quebec"]
+        let progress = ProgressBar(total: count)
+        let first = Date(timeIntervalSince1970: 1_780_272_000)   // 2026-06-01
+        var done = 0
+        while done < count {
+            // A context per batch: a context re-checks every model it holds at each save.
+            let context = context(author: "app")
+            for index in done..<min(count, done + 1_000) {
+                let start = first.addingTimeInterval(Double(index % 365) * 86_400)
+                context.insert(Trip(name: "Sample trip \(index + 1)", destination: destinations[index % destinations.count],
+                                    startDate: start, endDate: start.addingTimeInterval(Double(2 + index % 10) * 86_400)))
+            }
+            context.insert(Activity(kind: "seeded", tripName: "\(min(count, done + 1_000) - done) trips"))
+            try context.save()
+            done = min(count, done + 1_000)
+            progress.update(done)
+        }
+        output.object(["seeded": count], text: "Added \(count) sample trips.")
+    }
+
+    /// The widget's change: confirm the trip's accommodation, adding one if it has none.
+    func confirm() throws {
+        let context = context(author: "widget")
+        let name = try arguments.name()
+        let trip = try trip(named: name, in: context)
+        let tripID = trip.id
+        let stay: LivingAccommodation
+        if let existing = try context.fetch(FetchDescriptor<LivingAccommodation>(predicate: #Predicate { $0.tripID == tripID })).first {
+            stay = existing
+        } else {
+            stay = LivingAccommodation(tripID: tripID, placeName: "Hotel \(trip.destination)", address: "Central \(trip.destination)")
+            context.insert(stay)
+            trip.accommodationID = stay.id
+        }
+        stay.isConfirmed = true
+        context.insert(Activity(kind: "confirmed", tripName: name))
+        try context.save()
+        output.object(["confirmed": name], text: "Confirmed \(stay.placeName) for \(name).")
+    }
+
+    // MARK: History
+
+    var tokenURL: URL? { sidecar.map { URL(filePath: $0 + ".app-token") } }
+    var consumers: HistoryConsumers { HistoryConsumers(url: sidecar.map { URL(filePath: $0 + ".consumers") }) }
+
+    func savedToken() throws -> DefaultHistoryToken? {
+        guard let tokenURL, FileManager.default.fileExists(atPath: tokenURL.path) else { return nil }
+        do { return try JSONDecoder().decode(DefaultHistoryToken.self, from: Data(contentsOf: tokenURL)) } catch {
+            throw TripsError("\(tokenURL.path) is not a history token (\(error)); delete it to start over")
+        }
+    }
+
+    func save(_ token: DefaultHistoryToken) throws {
+        if let tokenURL { try JSONEncoder().encode(token).write(to: tokenURL, options: .atomic) }
+        try consumers.record(token, for: "app")
+    }
+
+    /// The app: which trips did the widget change since the app last looked?
+    func unread() throws {
+        let author = arguments.options["from"] ?? "widget"
+        let token = try savedToken()
+        let transactions: [DefaultHistoryTransaction]
+        do {
+            transactions = try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(after: token))
+        } catch let error as HistoryError where error.code == .historyTokenExpired {
+            output.note("The saved history position has expired: history up to it was pruned. Starting fresh from now; "
+                        + "`trips list` shows every trip.")
+            try save(try container.currentHistoryToken())
+            output.table(["Trip", "Change"], [], empty: "No unread changes.")
+            return
+        }
+        // One row per trip that needs a badge, with what changed, in the order first changed.
+        let context = ModelContext(container)
+        var trips: [String] = []
+        var changes: [String: [String]] = [:]
+        for transaction in transactions where transaction.author == author {
+            for change in transaction.changes {
+                guard let (trip, what) = try describeForBadge(change, context: context) else { continue }
+                if changes[trip] == nil { trips.append(trip) }
+                if !(changes[trip]?.contains(what) ?? false) { changes[trip, default: []].append(what) }
+            }
+        }
+        try save(transactions.last?.token ?? token ?? container.currentHistoryToken())
+        output.table(["Trip", "Change"], trips.map { [$0, changes[$0, default: []].joined(separator: ", ")] }, empty: "No unread changes.")
+    }
+
+    /// The trip a change badges, and why.
+    func describeForBadge(_ change: HistoryChange, context: ModelContext) throws -> (trip: String, change: String)? {
+        func tripName(_ id: UUID) throws -> String? {
+            try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.id == id })).first?.name
+        }
+        switch change {
+        case .insert(let insert as DefaultHistoryInsert<LivingAccommodation>):
+            guard let stay = try context.model(for: insert.changedPersistentIdentifier) as? LivingAccommodation else { return nil }
+            return try tripName(stay.tripID).map { ($0, stay.isConfirmed ? "accommodation confirmed" : "accommodation added") }
+        case .update(let update as DefaultHistoryUpdate<LivingAccommodation>):
+            guard let stay = try context.model(for: update.changedPersistentIdentifier) as? LivingAccommodation else { return nil }
+            let what = update.updated(\.isConfirmed) && stay.isConfirmed ? "accommodation confirmed" : "accommodation changed"
+            return try tripName(stay.tripID).map { ($0, what) }
+        case .update(let update as DefaultHistoryUpdate<Trip>):
+            guard let trip = try context.model(for: update.changedPersistentIdentifier) as? Trip else { return nil }
+            return (trip.name, "trip changed")
+        case .delete(let delete as DefaultHistoryDelete<Trip>):
+            return (delete.tombstone[\.name] ?? "?", "trip deleted")
+        default:
+            return nil
+        }
+    }
+
+    func storeName(_ identifier: String) -> String {
+        switch container.stores.first(where: { $0.identifier == identifier }) {
+        case is JSONStore: return "trips"
+        case is LogStore: return "activity"
+        case let store?: return "\(type(of: store))"
+        case nil: return identifier
+        }
+    }
+
+    func describe(_ change: HistoryChange, context: ModelContext) -> String {
+        func label(_ id: PersistentIdentifier) -> String {
+            switch (try? context.model(for: id)) ?? nil {
+            case let trip as Trip: return "Trip '\(trip.name)'"
+            case let stay as LivingAccommodation: return "LivingAccommodation '\(stay.placeName)'"
+            case let activity as Activity: return "Activity \(activity.kind) '\(activity.tripName)'"
+            default: return id.entityName
+            }
+        }
+        switch change {
+        case .insert(let insert): return "+ " + label(insert.changedPersistentIdentifier)
+        case .update(let update as DefaultHistoryUpdate<Trip>): return "~ " + label(update.changedPersistentIdentifier) + attributes(update.updatedAttributes)
+        case .update(let update as DefaultHistoryUpdate<LivingAccommodation>): return "~ " + label(update.changedPersistentIdentifier) + attributes(update.updatedAttributes)
+        case .update(let update): return "~ " + label(update.changedPersistentIdentifier)
+        case .delete(let delete as DefaultHistoryDelete<Trip>):
+            return "- Trip (tombstone: " + delete.tombstone.map { "\($0.attributeName)=\(tombstoneValue($0.value))" }.joined(separator: ", ") + ")"
+        case .delete(let delete as DefaultHistoryDelete<LivingAccommodation>):
+            return "- LivingAccommodation (tombstone: " + delete.tombstone.map { "\($0.attributeName)=\(tombstoneValue($0.value))" }.joined(separator: ", ") + ")"
+        case .delete(let delete): return "- " + delete.changedPersistentIdentifier.entityName
+        }
+    }
+
+    func attributes<Model>(_ keyPaths: [any PartialKeyPath<Model> & Sendable]) -> String {
+        "(" + keyPaths.map { "\($0)".split(separator: ".").last.map(String.init) ?? "\($0)" }.joined(separator: ", ") + ")"
+    }
+
+    func tombstoneValue(_ value: SnapshotValue) -> String {
+        if case .date(let date) = value { return Dates.day(date) }
+        if case .string(let text) = value { return text }
+        return value.description
+    }
+
+    func row(_ transaction: DefaultHistoryTransaction, context: ModelContext) -> [String] {
+        ["\(storeName(transaction.storeIdentifier))#\(transaction.transactionIdentifier)", Dates.time(transaction.timestamp),
+         transaction.author ?? "-", transaction.changes.map { describe($0, context: context) }.joined(separator: "; ")]
+    }
+
+    func history() throws {
+        let context = ModelContext(container)
+        let transactions = try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        output.table(["Transaction", "Time", "Author", "Changes"], transactions.map { row($0, context: context) }, empty: "No history.")
+    }
+
+    func watch() async throws {
+        output.note("Watching for new transactions (Ctrl-C to stop)…")
+        for try await transaction in container.historyUpdates() {
+            let context = ModelContext(container)
+            output.table(["Transaction", "Time", "Author", "Changes"], [row(transaction, context: context)], empty: "")
+        }
+    }
+
+    func prune() throws {
+        if arguments.flag("all") {
+            try container.deleteHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+            output.object(["pruned": "all"], text: "Deleted all history.")
+        } else if let before = arguments.options["before"] {
+            let date = try Arguments.parseDate(before, option: "before")
+            try container.deleteHistory(HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.timestamp < date }))
+            output.object(["pruned": "before \(before)"], text: "Deleted history before \(before).")
+        } else if arguments.flag("consumed") {
+            try container.deleteHistoryReadByAllConsumers(consumers)
+            output.object(["pruned": "consumed"], text: "Deleted the history every reader has read.")
+        } else {
+            throw UsageError("prune needs --all, --before DATE or --consumed")
+        }
+    }
+
+    /// One round of the feature for a newcomer: sample trips, a widget change, the app's badges.
+    func demo() throws {
+        if try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 0 {
+            for (name, destination, start) in [("Iceland", "Reykjavík", "2026-06-01"), ("Japan", "Kyoto", "2026-09-10"), ("Portugal", "Lisbon", "2026-11-02")] {
+                let context = context(author: "app")
+                let day = try Arguments.parseDate(start, option: "start")
+                context.insert(Trip(name: name, destination: destination, startDate: day, endDate: day.addingTimeInterval(5 * 86_400)))
+                try context.save()
+            }
+            output.line("The app added three trips.")
+        }
+        if try savedToken() == nil { try save(try container.currentHistoryToken()) }
+        let widget = context(author: "widget")
+        let first = try widget.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.startDate)])).first
+        if let first {
+            let id = first.id
+            let stay = try widget.fetch(FetchDescriptor<LivingAccommodation>(predicate: #Predicate { $0.tripID == id })).first
+                ?? LivingAccommodation(tripID: id, placeName: "Hotel \(first.destination)", address: "Central \(first.destination)")
+            widget.insert(stay)
+            stay.isConfirmed = true
+            try widget.save()
+            output.line("The widget confirmed the accommodation of \(first.name).")
+        }
+        output.line("The app's unread trips, from history after its saved token:")
+        try unread()
+    }
+}
+
+/// A failure to report in one line.
+struct TripsError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
