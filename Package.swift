@@ -29,7 +29,7 @@ let package = Package(
             swiftSettings: swiftSettings),
 
         // A child process for tests that need a second process (crash and multi-process tests).
-        .executableTarget(name: "StoreTestHelper", dependencies: ["StoreProtocol", "JSONStore", "LogStore"], swiftSettings: swiftSettings),
+        .executableTarget(name: "StoreTestHelper", dependencies: ["StoreProtocol", "JSONStore", "LogStore", "StoreTestSupport"], swiftSettings: swiftSettings),
 
         .target(name: "StoreTestSupport", path: "Tests/StoreTestSupport", swiftSettings: swiftSettings),
 

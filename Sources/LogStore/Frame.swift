@@ -88,8 +88,16 @@ enum Frame {
                               latest: readDouble(bytes, offset + 16), payloadRange: (offset + headerSize)..<end))
     }
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, _ record: Record) throws -> LogPayload {
-        let value = try SnapshotJSON.parse(UnsafeRawBufferPointer(rebasing: bytes[record.payloadRange]))
-        return try SnapshotDecoder().decode(LogPayload.self, from: value)
+    /// The record's payload.
+    /// - Throws: ``DataStoreError/Code/corruptStore`` when a record whose checksum holds does not
+    ///   decode (written by something else, or damage the checksum missed).
+    static func decode(_ bytes: UnsafeRawBufferPointer, _ record: Record, path: String) throws -> LogPayload {
+        do {
+            let value = try SnapshotJSON.parse(UnsafeRawBufferPointer(rebasing: bytes[record.payloadRange]))
+            return try SnapshotDecoder().decode(LogPayload.self, from: value)
+        } catch {
+            throw DataStoreError(.corruptStore, "\(path) has a record at byte \(record.offset) that does not decode: \(error). "
+                + "Restore the log from a backup; nothing was changed.")
+        }
     }
 }

@@ -29,8 +29,18 @@ struct LogState: Sendable {
         segments.removeAll { !present.contains($0.first) }
         sealed = sealed.intersection(present)
         for number in numbers where !segments.contains(where: { $0.first == number }) {
+            // An index is a cache: one that is missing, damaged or does not fit its segment is
+            // ignored and the segment read instead.
             if let data = try? FileIO.read(files.index(number)), let value = try? SnapshotJSON.parse(data),
-               let info = try? SnapshotDecoder().decode(SegmentInfo.self, from: value) {
+               let info = try? SnapshotDecoder().decode(SegmentInfo.self, from: value),
+               info.first == number, info.last >= info.first, info.bytes >= 0 {
+                // A sealed segment was flushed whole before its index was written: a size that
+                // differs now is damage, not a crash.
+                let size = try FileIO.identity(files.segment(number))?.size ?? -1
+                guard size == info.bytes else {
+                    throw DataStoreError(.corruptStore,
+                        "\(files.segment(number)) is \(size) bytes but was sealed at \(info.bytes). Restore the log from a backup; nothing was changed.")
+                }
                 segments.append(info)
                 sealed.insert(number)
             } else {
@@ -46,11 +56,29 @@ struct LogState: Sendable {
             var info = segments[index]
             let start = Int(min(info.bytes, Int64(data.count)))
             let (validEnd, torn) = try SegmentScanner.walk(data, path: path, from: start, verify: true, skipDamaged: skipDamaged) { bytes, record in
-                info.add(try Frame.decode(bytes, record), record: record)
+                let payload = try Frame.decode(bytes, record, path: path)
+                guard payload.transactionNumber == info.last + 1 || skipDamaged else {
+                    throw DataStoreError(.corruptStore,
+                        "\(path) holds transaction \(payload.transactionNumber) at byte \(record.offset) after \(info.last): "
+                        + "records are missing. Restore the log from a backup; nothing was changed.")
+                }
+                info.add(payload, record: record)
+            }
+            if torn, index < segments.count - 1 {
+                throw DataStoreError(.corruptStore,
+                    "\(path) ends in a partial record at byte \(validEnd), but it is not the segment being written. "
+                    + "Restore the log from a backup; nothing was changed.")
             }
             info.bytes = Int64(validEnd)
             segments[index] = info
-            if torn, cutTornTail, index == segments.count - 1 { try FileIO.truncate(path, to: Int64(validEnd)) }
+            if torn, cutTornTail { try FileIO.truncate(path, to: Int64(validEnd)) }
+        }
+        // Segments follow each other without gaps.
+        let whole = segments.filter { !$0.isEmpty }
+        for (earlier, later) in zip(whole, whole.dropFirst()) where earlier.last + 1 != later.first && !skipDamaged {
+            throw DataStoreError(.corruptStore,
+                "\(files.directory): segment \(files.segment(later.first)) starts at transaction \(later.first), but the one "
+                + "before it ends at \(earlier.last). Restore the log from a backup; nothing was changed.")
         }
         lastTransaction = max(lastTransaction, droppedThrough, segments.last(where: { !$0.isEmpty })?.last ?? 0)
     }

@@ -137,11 +137,16 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
             let path = files.segment(info.first)
             let data = try FileIO.read(path).prefix(Int(info.bytes))
             counters.withLock { $0.segmentsRead += 1 }
-            _ = try SegmentScanner.walk(Data(data), path: path, verify: true, skipDamaged: configuration.skipsDamagedRecords) { bytes, record in
+            // Only bytes known to hold whole records are read, so a partial record here is damage.
+            let (validEnd, torn) = try SegmentScanner.walk(Data(data), path: path, verify: true, skipDamaged: configuration.skipsDamagedRecords) { bytes, record in
                 if let range, record.latest < range.lowerBound || record.earliest > range.upperBound { return }
-                let payload = try Frame.decode(bytes, record)
+                let payload = try Frame.decode(bytes, record, path: path)
                 counters.withLock { $0.recordsDecoded += 1 }
                 if payload.transactionNumber > transaction { try body(payload) }
+            }
+            if torn || validEnd < data.count {
+                throw DataStoreError(.corruptStore,
+                    "\(path) is damaged at byte \(validEnd): it was read whole before. Restore the log from a backup; nothing was changed.")
             }
         }
     }
@@ -216,7 +221,8 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
                                                   latest: latest, payloadRange: 0..<0))
             state.segments[state.segments.count - 1] = info
             state.lastTransaction = payload.transactionNumber
-            try applyRetention(&state, now: now)
+            // The save is durable; a retention step that fails is retried at the next save.
+            try? applyRetention(&state, now: now)
             return DataStoreSaveChangesResult(for: identifier)
         }
     }

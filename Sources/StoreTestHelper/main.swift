@@ -8,6 +8,8 @@ import StoreProtocol
 //   StoreTestHelper write json|log PATH AUTHOR SAVES BATCHSIZE   one save per line "ack N" on stdout
 //   StoreTestHelper read json|log PATH                           "records N", "transactions AUTHOR N"
 //   StoreTestHelper measure DIRECTORY                            timings of saves, opens and range reads
+//   StoreTestHelper stress json|log DIRECTORY ROUNDS             kill a writer ROUNDS times; check every store
+//   StoreTestHelper stress-write json|log PATH SEED              the writer the stress rounds kill
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -144,11 +146,18 @@ do {
         try write(kind: arguments[2], path: arguments[3], author: arguments[4], saves: saves, batchSize: batch)
     case "read" where arguments.count == 4:
         try read(kind: arguments[2], path: arguments[3])
+    case "stress" where arguments.count == 5:
+        guard let rounds = Int(arguments[4]) else { fail("ROUNDS is a number") }
+        try stress(kind: arguments[2], directory: arguments[3], rounds: rounds)
+    case "stress-write" where arguments.count == 5:
+        guard let seed = UInt64(arguments[4]) else { fail("SEED is a number") }
+        try stressWrite(kind: arguments[2], path: arguments[3], seed: seed)
     case "measure" where arguments.count == 3:
         try measure(directory: arguments[2])
         try measureLog(directory: arguments[2])
     default:
-        fail("usage: StoreTestHelper write json|log PATH AUTHOR SAVES BATCHSIZE | read json|log PATH | measure DIRECTORY")
+        fail("usage: StoreTestHelper write json|log PATH AUTHOR SAVES BATCHSIZE | read json|log PATH | measure DIRECTORY"
+             + " | stress json|log DIRECTORY ROUNDS | stress-write json|log PATH SEED")
     }
 } catch {
     fail("error: \(error)")

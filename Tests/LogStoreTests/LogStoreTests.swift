@@ -189,27 +189,4 @@ func segmentFiles(_ directory: URL) throws -> [String] {
             try store.fetchHistory(HistoryDescriptor<LogTransaction>(after: LogToken(storeIdentifier: store.identifier, transactionNumber: 1)))
         }
     }
-
-    /// A writer killed with SIGKILL at random instants loses no acknowledged save.
-    @Test func aKilledWriterLosesNoAcknowledgedSave() throws {
-        let directory = try temporaryDirectory()
-        var generator = SystemRandomNumberGenerator()
-        for round in 0..<10 {
-            let path = directory.appending(path: "crash-\(round)")
-            let batchSize = Int.random(in: 1...30, using: &generator)
-            let writer = try ChildProcess(["write", "log", path.path, "crash", "100000", "\(batchSize)"])
-            #expect(writer.waitForLines(Int.random(in: 1...40, using: &generator)))
-            randomPause(maximumNanoseconds: 3_000_000, using: &generator)
-            writer.kill()
-            _ = writer.finish()
-            let acknowledged = writer.lines.filter { $0.hasPrefix("ack ") }.count
-            let reader = try ChildProcess(["read", "log", path.path])
-            #expect(reader.finish() == 0)
-            let records = reader.lines.first { $0.hasPrefix("records ") }.flatMap { Int($0.dropFirst(8)) } ?? -1
-            let transactions = reader.lines.first { $0.hasPrefix("transactions crash ") }.flatMap { Int($0.dropFirst(19)) } ?? 0
-            let context = "round \(round), batch \(batchSize), \(acknowledged) acknowledged, \(records) records, \(transactions) transactions"
-            #expect(records == transactions * batchSize, "whole transactions only: \(context)")
-            #expect(transactions >= acknowledged && transactions <= acknowledged + 1, "acknowledged saves kept: \(context)")
-        }
-    }
 }

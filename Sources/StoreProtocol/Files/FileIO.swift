@@ -60,8 +60,19 @@ public enum FileIO {
         return result
     }
 
+    /// Throws the injected fault for `operation` on `path`, if a test installed one.
+    static func injectFault(_ operation: FileFaults.Operation, _ path: String) throws {
+        if let fault = FileFaults.fault(operation, path) { throw failure("\(operation.rawValue) (injected fault)", path, errno: fault.code) }
+    }
+
     /// Writes all of `data` to `fd`.
     public static func writeAll(_ fd: Int32, _ data: Data, path: String) throws {
+        if let fault = FileFaults.fault(.write, path) {
+            // A short write: some bytes reach the file, then the call fails.
+            let count = min(max(0, fault.bytesWritten), data.count)
+            _ = data.prefix(count).withUnsafeBytes { write(fd, $0.baseAddress, count) }
+            throw failure("write (injected fault)", path, errno: fault.code)
+        }
         try data.withUnsafeBytes { raw in
             var written = 0
             while written < raw.count {
@@ -76,6 +87,7 @@ public enum FileIO {
     }
 
     public static func fsyncOrThrow(_ fd: Int32, path: String) throws {
+        try injectFault(.sync, path)
         while fsync(fd) != 0 {
             if errno == EINTR { continue }
             throw failure("flush to disk", path)
@@ -95,6 +107,7 @@ public enum FileIO {
     /// (the default), flushes it to disk before returning. On failure, the file is cut back to
     /// its previous length.
     public static func appendDurably(_ data: Data, to path: String, expectedLength: Int64, sync: Bool = true) throws {
+        try injectFault(.create, path)
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failure("open", path) }
         defer { close(fd) }
@@ -120,11 +133,13 @@ public enum FileIO {
 
     /// Removes `path` if it exists.
     public static func remove(_ path: String) throws {
+        try injectFault(.remove, path)
         guard unlink(path) == 0 || errno == ENOENT else { throw failure("remove", path) }
     }
 
     /// Cuts `path` back to `length` bytes and flushes it (a torn journal tail).
     public static func truncate(_ path: String, to length: Int64) throws {
+        try injectFault(.truncate, path)
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { throw failure("open", path) }
         defer { close(fd) }
@@ -136,16 +151,20 @@ public enum FileIO {
     /// `path`, flush the directory. A crash leaves the old file or the new one, never a mix.
     public static func replaceAtomically(_ path: String, with data: Data) throws {
         let temporary = path + ".tmp-\(getpid())"
+        try injectFault(.create, temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failure("create", temporary) }
+        var isOpen = true
         do {
             try writeAll(fd, data, path: temporary)
             try fsyncOrThrow(fd, path: temporary)
             close(fd)
+            isOpen = false
+            try injectFault(.rename, path)
             guard rename(temporary, path) == 0 else { throw failure("rename \(temporary) to", path) }
             try syncDirectory(of: path)
         } catch {
-            close(fd)
+            if isOpen { close(fd) }
             unlink(temporary)
             throw error
         }

@@ -1,0 +1,116 @@
+import Foundation
+@_spi(FaultInjection) import StoreProtocol
+import JSONStore
+import StoreTestSupport
+import Testing
+
+/// Failure testing (issue 7): faults below the store, corrupt files, killed writers.
+@Suite struct JSONFailureTests {
+    /// The store's data and history, to compare before and after a failed save.
+    func state(_ container: ModelContainer) throws -> [String] {
+        let entries = try ModelContext(container).fetch(FetchDescriptor<Entry>(sortBy: [SortDescriptor(\.title)]))
+        return entries.map { "\($0.title)=\($0.count)" } + ["transactions=\(try transactionCount(container))"]
+    }
+
+    /// Each write step of a save (journal append and flush, and the compaction it triggers:
+    /// temporary file, flush, rename, directory flush) fails in turn, with ENOSPC, EIO or a short
+    /// write. A save that throws leaves the store as before, in this instance and reopened; the
+    /// next save works.
+    @Test func aFaultAtEveryWriteStepOfASaveLeavesTheStoreAsBefore() throws {
+        var steps = 0
+        for step in 1...100 {
+            let directory = try temporaryDirectory()
+            let url = directory.appending(path: "store.json")
+            let container = try openContainer(url, compactionThreshold: 64)
+            try save(["a", "b"], to: container)
+            let before = try state(container)
+
+            let counter = Counter()
+            let hook = FileFaults.install { _, path in
+                guard path.hasPrefix(directory.path), counter.increment() == step else { return nil }
+                return FileFaults.Fault(code: [ENOSPC, EIO][step % 2], bytesWritten: step % 3 == 0 ? 7 : 0)
+            }
+            let context = ModelContext(container)
+            context.insert(Entry("c"))
+            let entries = try context.fetch(FetchDescriptor<Entry>(sortBy: [SortDescriptor(\.title)]))
+            entries[0].count = 5
+            context.delete(entries[1])
+            let saved: Bool
+            do {
+                try context.save()
+                saved = true
+            } catch let error as DataStoreError {
+                #expect(error.code == .ioFailure, "step \(step): \(error)")
+                saved = false
+            }
+            FileFaults.remove(hook)
+            guard counter.count >= step else { break }   // every step of the save has failed once
+            steps = step
+
+            let after = saved ? ["a=5", "c=0", "transactions=3"] : before
+            #expect(try state(container) == after, "step \(step), saved \(saved): this instance")
+            #expect(try state(try openContainer(url)) == after, "step \(step), saved \(saved): reopened")
+            try save(["d"], to: container)
+            #expect(try titles(try openContainer(url)).contains("d"), "step \(step): the next save works")
+        }
+        #expect(steps >= 6, "the save and its compaction have \(steps) write steps")
+    }
+
+    /// 2,000 damaged stores: opening, fetching and reading history end in a typed error or a
+    /// read, never a crash or a hang, and a failed open changes no file.
+    @Test func corruptFilesEndInTypedErrors() throws {
+        let directory = try temporaryDirectory()
+        let url = directory.appending(path: "store.json")
+        do {
+            let container = try openContainer(url, compactionThreshold: 300)
+            try save((0..<6).map { "e\($0)" }, to: container, author: "app")
+            let context = ModelContext(container)
+            let entries = try context.fetch(FetchDescriptor<Entry>(sortBy: [SortDescriptor(\.title)]))
+            entries[0].count = 9
+            context.delete(entries[1])
+            try context.save()
+            try save(["late"], to: container)   // after the compaction: base and journal both hold data
+        }
+        let pristine = try directoryContents(directory)
+        let files = pristine.keys.sorted()
+        var generator = SeededGenerator(seed: 7)
+        var typedErrors = 0, reads = 0
+        for index in 0..<2_000 {
+            let file = files[index % files.count]
+            let (damaged, what) = FileMutation.mutate(pristine[file]!, using: &generator)
+            var contents = pristine
+            contents[file] = damaged
+            try restore(directory, to: contents)
+            let context = "case \(index): \(file) \(what)"
+            for allowsSave in [false, true] {
+                let before = try directoryContents(directory)
+                do {
+                    let container = try openContainer(url, allowsSave: allowsSave)
+                    _ = try titles(container)
+                    _ = try transactionCount(container)
+                    reads += 1
+                    if !allowsSave { #expect(try directoryContents(directory) == before, "a read-only open changed files: \(context)") }
+                } catch is DataStoreError {
+                    typedErrors += 1
+                    #expect(try directoryContents(directory) == before, "a failed open changed files: \(context)")
+                } catch is HistoryError {
+                    typedErrors += 1
+                } catch {
+                    Issue.record("untyped error \(type(of: error)): \(error) — \(context)")
+                }
+            }
+        }
+        #expect(typedErrors + reads == 4_000)
+        #expect(typedErrors > 1_000, "most damage is detected: \(typedErrors) typed errors, \(reads) reads")
+    }
+
+    /// The stress tool: writers making random inserts, updates and deletes, killed at random
+    /// instants 200 times; every store holds exactly its acknowledged saves (or one more).
+    @Test func twoHundredKilledWritersLoseNothing() throws {
+        let stress = try ChildProcess(["stress", "json", try temporaryDirectory().path, "200"])
+        let status = stress.finish()
+        #expect(status == 0, "\(stress.lines.suffix(5).joined(separator: "\n"))")
+        #expect(stress.lines.last?.contains("corrupt stores 0, lost saves 0, half transactions 0, history mismatches 0") == true,
+                "\(stress.lines.last ?? "no output")")
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+@_spi(FaultInjection) import StoreProtocol
+import LogStore
+import StoreTestSupport
+import Testing
+
+/// Failure testing (issue 7): faults below the log, corrupt files, killed writers.
+@Suite struct LogFailureTests {
+    func state(_ container: ModelContainer) throws -> [String] {
+        let readings = try ModelContext(container).fetch(FetchDescriptor<Reading>(sortBy: [SortDescriptor(\.timestamp)]))
+        return readings.map { "\($0.value)" } + ["transactions=\(try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).count)"]
+    }
+
+    /// Each write step of an append (sealing the full segment's index, creating the next
+    /// segment, the append and its flush) fails in turn; a save that throws leaves the log as
+    /// before, and the next save works.
+    @Test func aFaultAtEveryWriteStepOfASaveLeavesTheLogAsBefore() throws {
+        var steps = 0
+        for step in 1...60 {
+            let directory = try temporaryDirectory()
+            let settings = configuration(directory, segmentSize: 600)
+            let (container, _) = try open(settings)
+            try append(0..<6, perSave: 3, to: container)
+            let before = try state(container)
+
+            let counter = Counter()
+            let hook = FileFaults.install { _, path in
+                guard path.hasPrefix(directory.path), counter.increment() == step else { return nil }
+                return FileFaults.Fault(code: [ENOSPC, EIO][step % 2], bytesWritten: step % 3 == 0 ? 5 : 0)
+            }
+            let saved: Bool
+            do {
+                try append(100..<103, perSave: 3, to: container)
+                saved = true
+            } catch let error as DataStoreError {
+                #expect(error.code == .ioFailure, "step \(step): \(error)")
+                saved = false
+            }
+            FileFaults.remove(hook)
+            guard counter.count >= step else { break }
+            steps = step
+
+            let after = saved ? before.dropLast() + ["100.0", "101.0", "102.0", "transactions=3"] : before
+            #expect(try state(container) == after, "step \(step), saved \(saved): this instance")
+            #expect(try state(try open(settings).0) == after, "step \(step), saved \(saved): reopened")
+            try append(200..<201, perSave: 1, to: container)
+            #expect(try state(try open(settings).0).contains("200.0"), "step \(step): the next save works")
+        }
+        #expect(steps >= 4, "an append that seals a segment has \(steps) write steps")
+    }
+
+    /// 2,000 damaged logs (segments, index files, the identity file): typed errors or reads,
+    /// never a crash, a hang or a huge allocation, and a failed open changes nothing.
+    @Test func corruptFilesEndInTypedErrors() throws {
+        let directory = try temporaryDirectory()
+        do {
+            let (container, _) = try open(configuration(directory, segmentSize: 700))
+            try append(0..<30, perSave: 3, to: container)
+        }
+        let pristine = try directoryContents(directory)
+        let files = pristine.keys.sorted()
+        #expect(files.contains { $0.hasSuffix(".index") }, "the log has sealed segments: \(files)")
+        var generator = SeededGenerator(seed: 11)
+        var typedErrors = 0, reads = 0
+        for index in 0..<2_000 {
+            let file = files[index % files.count]
+            let (damaged, what) = FileMutation.mutate(pristine[file]!, using: &generator)
+            var contents = pristine
+            contents[file] = damaged
+            try restore(directory, to: contents)
+            let context = "case \(index): \(file) \(what)"
+            for allowsSave in [false, true] {
+                let before = try directoryContents(directory)
+                var settings = configuration(directory, segmentSize: 700)
+                settings.allowsSave = allowsSave
+                do {
+                    let (container, store) = try open(settings)
+                    _ = try state(container)
+                    _ = try store.fetchHistory(HistoryDescriptor<LogTransaction>())
+                    reads += 1
+                    if !allowsSave { #expect(try directoryContents(directory) == before, "a read-only open changed files: \(context)") }
+                } catch is DataStoreError {
+                    typedErrors += 1
+                    #expect(try directoryContents(directory) == before, "a failed open changed files: \(context)")
+                } catch is HistoryError {
+                    typedErrors += 1
+                } catch {
+                    Issue.record("untyped error \(type(of: error)): \(error) — \(context)")
+                }
+            }
+        }
+        #expect(typedErrors + reads == 4_000)
+        // Damage to an index file (a cache, rebuilt) or to the last record (a torn write, cut) is
+        // read around by design; damage to whole records is reported.
+        #expect(typedErrors > 500, "damage is detected: \(typedErrors) typed errors, \(reads) reads")
+    }
+
+    @Test func twoHundredKilledWritersLoseNothing() throws {
+        let stress = try ChildProcess(["stress", "log", try temporaryDirectory().path, "200"])
+        let status = stress.finish()
+        #expect(status == 0, "\(stress.lines.suffix(5).joined(separator: "\n"))")
+        #expect(stress.lines.last?.contains("corrupt stores 0, lost saves 0, half transactions 0, history mismatches 0") == true,
+                "\(stress.lines.last ?? "no output")")
+    }
+
+    /// Two processes appending to one log at once: nothing lost, transactions numbered 1…2000.
+    @Test func twoProcessesAppendToOneLogAtOnce() throws {
+        let path = try temporaryDirectory().appending(path: "shared").path
+        let saves = 1_000
+        let first = try ChildProcess(["write", "log", path, "first", "\(saves)", "1"])
+        let second = try ChildProcess(["write", "log", path, "second", "\(saves)", "1"])
+        #expect(first.finish() == 0)
+        #expect(second.finish() == 0)
+        let reader = try ChildProcess(["read", "log", path])
+        #expect(reader.finish() == 0)
+        #expect(reader.lines == ["records \(2 * saves)", "transactions first \(saves)", "transactions second \(saves)"])
+        func seenOthers(_ child: ChildProcess) -> Int {
+            child.lines.first { $0.hasPrefix("seen-others ") }.flatMap { Int($0.dropFirst("seen-others ".count)) } ?? -1
+        }
+        #expect(max(seenOthers(first), seenOthers(second)) == saves)
+    }
+}
