@@ -1,6 +1,5 @@
 import Foundation
 import StoreProtocol
-import Synchronization
 
 /// A durable ``DataStore`` with full history, kept as human-readable JSON.
 ///
@@ -22,7 +21,7 @@ public final class JSONStore: DataStore, HistoryProviding {
     public let schema: Schema
     private let files: StoreFiles
     private let lock: FileLock
-    private let state: Mutex<StoreState>
+    private let state: Locked<StoreState>
 
     /// Opens the store at `configuration.url`, creating it when it does not exist (unless the
     /// configuration is read-only: then it reads as empty and nothing is created).
@@ -58,7 +57,7 @@ public final class JSONStore: DataStore, HistoryProviding {
         self.files = files
         self.lock = lock
         identifier = state.storeIdentifier ?? UUID().uuidString
-        self.state = Mutex(state)
+        self.state = Locked(state)
     }
 
     // MARK: Reading and writing under the file lock

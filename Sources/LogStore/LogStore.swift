@@ -1,6 +1,5 @@
 import Foundation
 import StoreProtocol
-import Synchronization
 
 /// An insert-only ``DataStore`` for time-series records: an append-only log of segments, each
 /// transaction one framed, checksummed record.
@@ -23,8 +22,8 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     public let schema: Schema
     private let files: LogFiles
     private let lock: FileLock
-    private let state: Mutex<LogState>
-    private let counters = Mutex(Statistics())
+    private let state: Locked<LogState>
+    private let counters = Locked(Statistics())
     /// Entity name -> timestamp attribute.
     private let timestampAttributes: [String: String]
 
@@ -92,7 +91,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
         self.lock = lock
         identifier = state.meta?.storeIdentifier ?? UUID().uuidString
         timestampAttributes = attributes
-        self.state = Mutex(state)
+        self.state = Locked(state)
     }
 
     // MARK: Locking

@@ -1,6 +1,5 @@
 import Foundation
 import StoreProtocol
-import Synchronization
 
 /// A ``DataStore`` that keeps snapshots and full history in memory. Thread-safe; its cost is
 /// close to a dictionary of snapshots (a save is O(changes)).
@@ -104,7 +103,7 @@ private final class Storage: Sendable {
 
     let identifier = UUID().uuidString
     let schema: Schema
-    let state: Mutex<State>
+    let state: Locked<State>
 
     init(schema: Schema, seed: (@Sendable () -> [any PersistentModel])?) throws {
         self.schema = schema
@@ -115,10 +114,10 @@ private final class Storage: Sendable {
             }
             _ = try table.apply(DataStoreSaveChangesRequest(editingState: EditingState(author: "seed"), inserted: snapshots), storeIdentifier: identifier)
         }
-        state = Mutex(State(table: table))
+        state = Locked(State(table: table))
     }
 
-    private static let registry = Mutex<[String: Storage]>([:])
+    private static let registry = Locked<[String: Storage]>([:])
 
     static func shared(named name: String, make: () throws -> Storage) throws -> Storage {
         try registry.withLock { registry in

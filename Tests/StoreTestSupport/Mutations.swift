@@ -114,3 +114,8 @@ public final class Counter: @unchecked Sendable {
         return value
     }
 }
+
+/// How many corrupt inputs a test feeds each store: 2,000, or `CORRUPT_INPUTS` from the environment.
+public func corruptInputCases() -> Int {
+    ProcessInfo.processInfo.environment["CORRUPT_INPUTS"].flatMap(Int.init) ?? 2_000
+}

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A configuration that can be made from a ``StoreLocation`` string.
 public protocol LocatableStoreConfiguration: DataStoreConfiguration {
@@ -26,7 +25,7 @@ public final class StoreRegistry: Sendable {
         let make: @Sendable (StoreLocation) throws -> any DataStoreConfiguration
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Locked<[String: Entry]>([:])
 
     public init(_ types: any LocatableStoreConfiguration.Type...) {
         for type in types { register(type) }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Fault injection for tests: a hook consulted before every file operation that changes
 /// something, which can make it fail (`ENOSPC`, `EIO`, …) or, for a write, stop short after some
@@ -24,7 +23,7 @@ public enum FileFaults {
 
     public typealias Hook = @Sendable (Operation, String) -> Fault?
 
-    private static let hooks = Mutex<[UUID: Hook]>([:])
+    private static let hooks = Locked<[UUID: Hook]>([:])
 
     /// Installs a hook until ``remove(_:)``. Scope it by path: tests run in parallel, and every
     /// installed hook sees every operation.

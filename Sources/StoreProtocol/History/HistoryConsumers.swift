@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The readers of a container's history, each with the token it has processed, so that history
 /// is deleted only once every one of them has read it (a known pain point with Core Data and
@@ -14,7 +13,7 @@ import Synchronization
 /// ```
 public final class HistoryConsumers: Sendable {
     private let url: URL?
-    private let memory = Mutex<[String: DefaultHistoryToken]>([:])
+    private let memory = Locked<[String: DefaultHistoryToken]>([:])
 
     /// Consumers kept in the file at `url`, or in memory when `nil`.
     public init(url: URL? = nil) { self.url = url }

@@ -1,6 +1,5 @@
 @_spi(Reflection) @_spi(ObservableRerootKeyPath) import Swift
 import Foundation
-import Synchronization
 
 /// The stored properties of a model class, each with its name, type and a key path, found once
 /// per type by reflection and cached.
@@ -22,7 +21,7 @@ struct ModelFields: @unchecked Sendable {
     private let indexByName: [String: Int]
     private let indexByKeyPath: [AnyKeyPath: Int]
 
-    private static let cache = Mutex<[ObjectIdentifier: ModelFields]>([:])
+    private static let cache = Locked<[ObjectIdentifier: ModelFields]>([:])
 
     static func of<Model: PersistentModel>(_ type: Model.Type) -> ModelFields {
         let key = ObjectIdentifier(type)
