@@ -31,7 +31,7 @@ let package = Package(
         // A child process for tests that need a second process (crash and multi-process tests).
         .executableTarget(name: "StoreTestHelper", dependencies: ["StoreProtocol", "JSONStore", "LogStore", "StoreTestSupport"], swiftSettings: swiftSettings),
 
-        .target(name: "StoreTestSupport", path: "Tests/StoreTestSupport", swiftSettings: swiftSettings),
+        .target(name: "StoreTestSupport", dependencies: ["StoreProtocol"], path: "Tests/StoreTestSupport", swiftSettings: swiftSettings),
 
         .testTarget(
             name: "StoreProtocolTests",

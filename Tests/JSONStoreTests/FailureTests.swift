@@ -71,37 +71,16 @@ import Testing
             try context.save()
             try save(["late"], to: container)   // after the compaction: base and journal both hold data
         }
-        let pristine = try directoryContents(directory)
-        let files = pristine.keys.sorted()
-        var generator = SeededGenerator(seed: 7)
-        var typedErrors = 0, reads = 0
-        let cases = corruptInputCases()
-        for index in 0..<cases {
-            let file = files[index % files.count]
-            let (damaged, what) = FileMutation.mutate(pristine[file]!, using: &generator)
-            var contents = pristine
-            contents[file] = damaged
-            try restore(directory, to: contents)
-            let context = "case \(index): \(file) \(what)"
-            for allowsSave in [false, true] {
-                let before = try directoryContents(directory)
-                do {
-                    let container = try openContainer(url, allowsSave: allowsSave)
-                    _ = try titles(container)
-                    _ = try transactionCount(container)
-                    reads += 1
-                    if !allowsSave { #expect(try directoryContents(directory) == before, "a read-only open changed files: \(context)") }
-                } catch is DataStoreError {
-                    typedErrors += 1
-                    #expect(try directoryContents(directory) == before, "a failed open changed files: \(context)")
-                } catch is HistoryError {
-                    typedErrors += 1
-                } catch {
-                    Issue.record("untyped error \(type(of: error)): \(error) — \(context)")
-                }
-            }
+        let report = try feedCorruptInputs(to: directory, cases: corruptInputCases(), seed: 7) { allowsSave in
+            let container = try openContainer(url, allowsSave: allowsSave)
+            _ = try titles(container)
+            _ = try transactionCount(container)
         }
-        #expect(typedErrors + reads == 2 * cases)
+        #expect(report.problems.isEmpty, "\(report.problems.prefix(5))")
+        let typedErrors = report.typedErrors, reads = report.reads
+        #expect(typedErrors + reads == 2 * corruptInputCases(), "every case ended in a typed error or a read")
+        print("JSONStore corrupt inputs: \(corruptInputCases()) damaged stores, \(2 * corruptInputCases()) opens: "
+              + "\(typedErrors) typed errors, \(reads) reads, \(report.problems.count) problems")
         #expect(typedErrors > 1_000, "most damage is detected: \(typedErrors) typed errors, \(reads) reads")
     }
 

@@ -49,7 +49,7 @@ import Testing
         #expect(steps >= 4, "an append that seals a segment has \(steps) write steps")
     }
 
-    /// 2,000 damaged logs (`CORRUPT_INPUTS=10000` for more) (segments, index files, the identity file): typed errors or reads,
+    /// 2,000 damaged logs (segments, index files, the identity file; `CORRUPT_INPUTS=10000` for more): typed errors or reads,
     /// never a crash, a hang or a huge allocation, and a failed open changes nothing.
     @Test func corruptFilesEndInTypedErrors() throws {
         let directory = try temporaryDirectory()
@@ -57,40 +57,19 @@ import Testing
             let (container, _) = try open(configuration(directory, segmentSize: 700))
             try append(0..<30, perSave: 3, to: container)
         }
-        let pristine = try directoryContents(directory)
-        let files = pristine.keys.sorted()
-        #expect(files.contains { $0.hasSuffix(".index") }, "the log has sealed segments: \(files)")
-        var generator = SeededGenerator(seed: 11)
-        var typedErrors = 0, reads = 0
-        let cases = corruptInputCases()
-        for index in 0..<cases {
-            let file = files[index % files.count]
-            let (damaged, what) = FileMutation.mutate(pristine[file]!, using: &generator)
-            var contents = pristine
-            contents[file] = damaged
-            try restore(directory, to: contents)
-            let context = "case \(index): \(file) \(what)"
-            for allowsSave in [false, true] {
-                let before = try directoryContents(directory)
-                var settings = configuration(directory, segmentSize: 700)
-                settings.allowsSave = allowsSave
-                do {
-                    let (container, store) = try open(settings)
-                    _ = try state(container)
-                    _ = try store.fetchHistory(HistoryDescriptor<LogTransaction>())
-                    reads += 1
-                    if !allowsSave { #expect(try directoryContents(directory) == before, "a read-only open changed files: \(context)") }
-                } catch is DataStoreError {
-                    typedErrors += 1
-                    #expect(try directoryContents(directory) == before, "a failed open changed files: \(context)")
-                } catch is HistoryError {
-                    typedErrors += 1
-                } catch {
-                    Issue.record("untyped error \(type(of: error)): \(error) — \(context)")
-                }
-            }
+        #expect(try directoryContents(directory).keys.contains { $0.hasSuffix(".index") }, "the log has sealed segments")
+        let report = try feedCorruptInputs(to: directory, cases: corruptInputCases(), seed: 11) { allowsSave in
+            var settings = configuration(directory, segmentSize: 700)
+            settings.allowsSave = allowsSave
+            let (container, store) = try open(settings)
+            _ = try state(container)
+            _ = try store.fetchHistory(HistoryDescriptor<LogTransaction>())
         }
-        #expect(typedErrors + reads == 2 * cases)
+        #expect(report.problems.isEmpty, "\(report.problems.prefix(5))")
+        let typedErrors = report.typedErrors, reads = report.reads
+        #expect(typedErrors + reads == 2 * corruptInputCases(), "every case ended in a typed error or a read")
+        print("LogStore corrupt inputs: \(corruptInputCases()) damaged stores, \(2 * corruptInputCases()) opens: "
+              + "\(typedErrors) typed errors, \(reads) reads, \(report.problems.count) problems")
         // Damage to an index file (a cache, rebuilt) or to the last record (a torn write, cut) is
         // read around by design; damage to whole records is reported.
         #expect(typedErrors > 500, "damage is detected: \(typedErrors) typed errors, \(reads) reads")

@@ -1,4 +1,5 @@
 import Foundation
+import StoreProtocol
 
 /// SplitMix64: a seeded generator, the same sequence on every platform, so that a failing case
 /// can be replayed from its seed.
@@ -118,4 +119,53 @@ public final class Counter: @unchecked Sendable {
 /// How many corrupt inputs a test feeds each store: 2,000, or `CORRUPT_INPUTS` from the environment.
 public func corruptInputCases() -> Int {
     ProcessInfo.processInfo.environment["CORRUPT_INPUTS"].flatMap(Int.init) ?? 2_000
+}
+
+/// What feeding damaged files to a store found.
+public struct CorruptionReport: Sendable {
+    public var typedErrors = 0
+    public var reads = 0
+    /// Untyped errors, and failed or read-only opens that changed a file.
+    public var problems: [String] = []
+}
+
+/// Damages one file of `directory` (whose files are a valid store) `cases` times, and each
+/// time calls `read` twice, read-only and writable: it opens the store and reads everything.
+/// Each must end in a typed error or a read; a read-only open, or an open that fails with a
+/// ``DataStoreError``, must leave every file as it was.
+public func feedCorruptInputs(
+    to directory: URL, cases: Int, seed: UInt64, read: (_ allowsSave: Bool) throws -> Void
+) throws -> CorruptionReport {
+    let pristine = try directoryContents(directory)
+    let files = pristine.keys.sorted()
+    var generator = SeededGenerator(seed: seed)
+    var report = CorruptionReport()
+    for index in 0..<cases {
+        let file = files[index % files.count]
+        guard let original = pristine[file] else { continue }
+        let (damaged, what) = FileMutation.mutate(original, using: &generator)
+        var contents = pristine
+        contents[file] = damaged
+        try restore(directory, to: contents)
+        let context = "case \(index): \(file) \(what)"
+        for allowsSave in [false, true] {
+            let before = try directoryContents(directory)
+            var mustBeUnchanged = !allowsSave
+            do {
+                try read(allowsSave)
+                report.reads += 1
+            } catch is DataStoreError {
+                report.typedErrors += 1
+                mustBeUnchanged = true
+            } catch is HistoryError {
+                report.typedErrors += 1
+            } catch {
+                report.problems.append("untyped error \(type(of: error)): \(error) — \(context)")
+            }
+            if mustBeUnchanged, try directoryContents(directory) != before {
+                report.problems.append("files changed (\(allowsSave ? "failed open" : "read-only open")) — \(context)")
+            }
+        }
+    }
+    return report
 }

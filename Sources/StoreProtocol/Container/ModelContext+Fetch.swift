@@ -36,16 +36,7 @@ extension ModelContext {
         }
         if !descriptor.sortBy.isEmpty {
             let sortBy = descriptor.sortBy
-            candidates.sort { lhs, rhs in
-                for sort in sortBy {
-                    switch sort.compare(lhs.model, rhs.model) {
-                    case .orderedAscending: return true
-                    case .orderedDescending: return false
-                    case .orderedSame: continue
-                    }
-                }
-                return false
-            }
+            candidates.sort { SnapshotQuery.inIncreasingOrder(sortBy, $0.model, $1.model) }
         }
         return descriptor.page(candidates).map { candidate in
             if let snapshot = candidate.snapshot { register(candidate.model, baseline: snapshot.values) }

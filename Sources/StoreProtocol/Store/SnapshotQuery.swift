@@ -21,17 +21,8 @@ public enum SnapshotQuery {
             rows.append((snapshot, model))
         }
         if !descriptor.sortBy.isEmpty {
-            let comparator = descriptor.sortBy
-            rows.sort { lhs, rhs in
-                for sort in comparator {
-                    switch sort.compare(lhs.model, rhs.model) {
-                    case .orderedAscending: return true
-                    case .orderedDescending: return false
-                    case .orderedSame: continue
-                    }
-                }
-                return false
-            }
+            let sortBy = descriptor.sortBy
+            rows.sort { inIncreasingOrder(sortBy, $0.model, $1.model) }
         }
         return descriptor.page(rows).map(\.snapshot)
     }
@@ -54,6 +45,18 @@ public enum SnapshotQuery {
                 "The stored \(snapshot.persistentIdentifier) does not decode as \(T.self): \(error). "
                 + "The stored data and the model type disagree; migrate the data or fix the model.")
         }
+    }
+
+    /// Whether `lhs` sorts before `rhs` by the first of `sortBy` that tells them apart.
+    static func inIncreasingOrder<T>(_ sortBy: [SortDescriptor<T>], _ lhs: T, _ rhs: T) -> Bool {
+        for sort in sortBy {
+            switch sort.compare(lhs, rhs) {
+            case .orderedAscending: return true
+            case .orderedDescending: return false
+            case .orderedSame: continue
+            }
+        }
+        return false
     }
 
     /// Evaluates a predicate, wrapping its errors.

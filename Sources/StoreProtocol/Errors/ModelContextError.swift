@@ -1,5 +1,5 @@
 /// An error of the context itself, not of a store.
-public struct ModelContextError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct ModelContextError: CodedError {
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         public var rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
@@ -20,7 +20,4 @@ public struct ModelContextError: Error, Hashable, Sendable, CustomStringConverti
         self.message = message
     }
 
-    public var description: String { message }
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

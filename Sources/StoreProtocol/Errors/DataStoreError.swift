@@ -5,7 +5,7 @@
 /// catch let error as DataStoreError where error.code == .unsupportedFeature { … }
 /// ```
 /// Two errors are equal when their codes are.
-public struct DataStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct DataStoreError: CodedError {
     /// What kind of failure, for matching.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         public var rawValue: String
@@ -46,10 +46,6 @@ public struct DataStoreError: Error, Hashable, Sendable, CustomStringConvertible
         self.message = message
     }
 
-    public var description: String { message }
-
-    public static func == (lhs: DataStoreError, rhs: DataStoreError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// The context filters in memory.
     public static let preferInMemoryFilter = DataStoreError(.preferInMemoryFilter, "The store prefers the context to filter.")

@@ -1,5 +1,5 @@
 /// An error reading or deleting history.
-public struct HistoryError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct HistoryError: CodedError {
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         public var rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
@@ -22,8 +22,4 @@ public struct HistoryError: Error, Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String { message }
-
-    public static func == (lhs: HistoryError, rhs: HistoryError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }
