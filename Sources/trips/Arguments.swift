@@ -41,9 +41,10 @@ struct Arguments {
         return value
     }
 
+    /// The trip's name: the positional words, so that `confirm New York` needs no quotes.
     func name() throws -> String {
-        guard let name = positional.first else { throw UsageError("give the trip's name") }
-        return positional.joined(separator: " ") == name ? name : positional.joined(separator: " ")
+        guard !positional.isEmpty else { throw UsageError("give the trip's name") }
+        return positional.joined(separator: " ")
     }
 
     func integer(_ name: String, default value: Int) throws -> Int {
