@@ -66,6 +66,20 @@ struct Nested: Codable, Equatable {
         #expect(try JSONDecoder().decode(SnapshotValue.self, from: data) == value)
     }
 
+    @Test func uuidsParseLikeFoundation() throws {
+        for _ in 0..<100 {
+            let uuid = UUID()
+            for text in [uuid.uuidString, uuid.uuidString.lowercased()] {
+                let json = Data(#"{"$uuid":"\#(text)"}"#.utf8)
+                #expect(try SnapshotJSON.parse(json) == .uuid(uuid))
+            }
+        }
+        for bad in ["", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8-C36C-495A-93FC-0C247A3E6E5FF", "E621E1F8xC36C-495A-93FC-0C247A3E6E5F",
+                    "G621E1F8-C36C-495A-93FC-0C247A3E6E5F"] {
+            #expect(throws: SnapshotJSON.SyntaxError.self, "\(bad)") { try SnapshotJSON.parse(Data(#"{"$uuid":"\#(bad)"}"#.utf8)) }
+        }
+    }
+
     @Test func corruptTaggedValuesThrow() {
         for json in [#"{"$uuid": "nope"}"#, #"{"$data": "%%%"}"#, #"{"$uint": "-1"}"#] {
             #expect(throws: DecodingError.self, "\(json)") {
