@@ -106,7 +106,7 @@ public final class JSONStore: DataStore, HistoryProviding {
 
     public func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
         let descriptor = request.descriptor
-        if descriptor.predicate == nil, descriptor.fetchOffset == nil, descriptor.fetchLimit == nil {
+        if descriptor.predicate == nil, !descriptor.isPaged {
             return try read { $0.table.count(of: T.entityName) }
         }
         return try fetch(request).fetchedSnapshots.count

@@ -93,11 +93,23 @@ struct LogState: Sendable {
     /// Drops the oldest segment: first the identity file records how far history is gone, then
     /// the files go (a crash between the two leaves files that the next open removes).
     mutating func dropOldest(files: LogFiles) throws {
-        guard let oldest = segments.first, var meta else { return }
-        meta.droppedThrough = max(meta.droppedThrough, oldest.last)
+        guard let oldest = segments.first else { return }
+        try recordDropped(through: oldest.last, files: files)
+        try removeOldestSegment(files: files)
+    }
+
+    /// Records in the identity file that history up to `transaction` is gone.
+    mutating func recordDropped(through transaction: Int64, files: LogFiles) throws {
+        guard var meta, transaction > meta.droppedThrough else { return }
+        meta.droppedThrough = transaction
         try meta.write(files)
         self.meta = meta
         metaIdentity = try FileIO.identity(files.meta)
+    }
+
+    /// Removes the oldest segment's files.
+    mutating func removeOldestSegment(files: LogFiles) throws {
+        guard let oldest = segments.first else { return }
         try FileIO.remove(files.segment(oldest.first))
         try FileIO.remove(files.index(oldest.first))
         segments.removeFirst()
@@ -107,10 +119,7 @@ struct LogState: Sendable {
     /// Removes segments the identity file says were dropped (an interrupted drop).
     mutating func removeDroppedSegments(files: LogFiles) throws {
         while let oldest = segments.first, !oldest.isEmpty, oldest.last <= droppedThrough, segments.count > 1 || sealed.contains(oldest.first) {
-            try FileIO.remove(files.segment(oldest.first))
-            try FileIO.remove(files.index(oldest.first))
-            segments.removeFirst()
-            sealed.remove(oldest.first)
+            try removeOldestSegment(files: files)
         }
     }
 }

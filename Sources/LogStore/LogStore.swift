@@ -137,7 +137,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
             let data = try FileIO.read(path).prefix(Int(info.bytes))
             counters.withLock { $0.segmentsRead += 1 }
             // Only bytes known to hold whole records are read, so a partial record here is damage.
-            let (validEnd, torn) = try SegmentScanner.walk(Data(data), path: path, verify: true, skipDamaged: configuration.skipsDamagedRecords) { bytes, record in
+            let (validEnd, torn) = try SegmentScanner.walk(data, path: path, verify: true, skipDamaged: configuration.skipsDamagedRecords) { bytes, record in
                 if let range, record.latest < range.lowerBound || record.earliest > range.upperBound { return }
                 let payload = try Frame.decode(bytes, record, path: path)
                 counters.withLock { $0.recordsDecoded += 1 }
@@ -173,7 +173,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
 
     public func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
         let descriptor = request.descriptor
-        if descriptor.predicate == nil, descriptor.fetchOffset == nil, descriptor.fetchLimit == nil {
+        if descriptor.predicate == nil, !descriptor.isPaged {
             return try read { $0.segments.reduce(0) { $0 + $1.counts[T.entityName, default: 0] } }
         }
         return try fetch(request).fetchedSnapshots.count
@@ -232,16 +232,9 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
 
     public func erase() throws {
         try write { state in
-            while !state.segments.isEmpty {
-                if var meta = state.meta { meta.droppedThrough = state.lastTransaction; state.meta = meta }
-                try state.dropOldest(files: files)
-            }
-            if var meta = state.meta, meta.droppedThrough < state.lastTransaction {
-                meta.droppedThrough = state.lastTransaction
-                try meta.write(files)
-                state.meta = meta
-                state.metaIdentity = try FileIO.identity(files.meta)
-            }
+            // Like dropping segments: the identity file first, then the files.
+            try state.recordDropped(through: state.lastTransaction, files: files)
+            while !state.segments.isEmpty { try state.removeOldestSegment(files: files) }
         }
     }
 
@@ -266,23 +259,12 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
 
     // MARK: History
 
-    /// Checks a token's position against this log.
-    private func checkPosition(_ position: Int64, _ state: LogState) throws {
-        guard position <= state.lastTransaction else {
-            throw HistoryError(.foreignToken,
-                "The history token is at transaction \(position), but log \(identifier) has only \(state.lastTransaction). "
-                + "It comes from another copy of the log, or the log was erased.")
-        }
-        guard position >= state.droppedThrough else {
-            throw HistoryError(.historyTokenExpired,
-                "The history token is at transaction \(position), but log \(identifier) dropped the segments up to "
-                + "transaction \(state.droppedThrough). Discard the token, re-read your data, and start again.")
-        }
-    }
-
     private func payloads(after position: Int64?) throws -> [LogPayload] {
         try read { state in
-            if let position { try checkPosition(position, state) }
+            if let position {
+                try HistoryLog.check(position, lastTransactionNumber: state.lastTransaction,
+                                     expiredThrough: state.droppedThrough, storeIdentifier: identifier)
+            }
             var result: [LogPayload] = []
             try forEachPayload(state, entity: nil, range: nil, after: position ?? 0) { result.append($0) }
             return result

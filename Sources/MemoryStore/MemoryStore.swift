@@ -44,7 +44,7 @@ public final class MemoryStore: DataStore, HistoryProviding {
 
     public func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
         let descriptor = request.descriptor
-        if descriptor.predicate == nil, !descriptor.isPagedForCount {
+        if descriptor.predicate == nil, !descriptor.isPaged {
             return storage.state.withLock { $0.table.count(of: T.entityName) }
         }
         return try fetch(request).fetchedSnapshots.count
@@ -87,11 +87,6 @@ public final class MemoryStore: DataStore, HistoryProviding {
                 : DefaultHistoryToken(storeIdentifier: identifier, transactionNumber: state.history.lastTransactionNumber)
         }
     }
-}
-
-extension FetchDescriptor {
-    /// Whether offset or limit would change a plain count.
-    fileprivate var isPagedForCount: Bool { fetchOffset != nil || fetchLimit != nil }
 }
 
 /// The data of one memory store, shared by every `MemoryStore` opened on it.

@@ -255,16 +255,18 @@ struct TripsApp {
         case .update(let update as DefaultHistoryUpdate<Trip>): return "~ " + label(update.changedPersistentIdentifier) + attributes(update.updatedAttributes)
         case .update(let update as DefaultHistoryUpdate<LivingAccommodation>): return "~ " + label(update.changedPersistentIdentifier) + attributes(update.updatedAttributes)
         case .update(let update): return "~ " + label(update.changedPersistentIdentifier)
-        case .delete(let delete as DefaultHistoryDelete<Trip>):
-            return "- Trip (tombstone: " + delete.tombstone.map { "\($0.attributeName)=\(tombstoneValue($0.value))" }.joined(separator: ", ") + ")"
-        case .delete(let delete as DefaultHistoryDelete<LivingAccommodation>):
-            return "- LivingAccommodation (tombstone: " + delete.tombstone.map { "\($0.attributeName)=\(tombstoneValue($0.value))" }.joined(separator: ", ") + ")"
+        case .delete(let delete as DefaultHistoryDelete<Trip>): return "- Trip " + describe(delete.tombstone)
+        case .delete(let delete as DefaultHistoryDelete<LivingAccommodation>): return "- LivingAccommodation " + describe(delete.tombstone)
         case .delete(let delete): return "- " + delete.changedPersistentIdentifier.entityName
         }
     }
 
     func attributes<Model>(_ keyPaths: [any PartialKeyPath<Model> & Sendable]) -> String {
         "(" + keyPaths.map { "\($0)".split(separator: ".").last.map(String.init) ?? "\($0)" }.joined(separator: ", ") + ")"
+    }
+
+    func describe<Model>(_ tombstone: HistoryTombstone<Model>) -> String {
+        "(tombstone: " + tombstone.map { "\($0.attributeName)=\(tombstoneValue($0.value))" }.joined(separator: ", ") + ")"
     }
 
     func tombstoneValue(_ value: SnapshotValue) -> String {

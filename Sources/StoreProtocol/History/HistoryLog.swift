@@ -46,6 +46,20 @@ public struct HistoryLog: Sendable {
                 "The history token belongs to store(s) \(token.positions.keys.sorted().joined(separator: ", ")), "
                 + "not to this store (\(storeIdentifier)). Use a token this store or its container returned.")
         }
+        try Self.check(position, lastTransactionNumber: lastTransactionNumber, expiredThrough: expiredThrough,
+                       storeIdentifier: storeIdentifier)
+        var low = records.startIndex, high = records.endIndex
+        while low < high {
+            let mid = (low + high) / 2
+            if records[mid].transactionNumber <= position { low = mid + 1 } else { high = mid }
+        }
+        return records[low...]
+    }
+
+    /// Checks a token's position against a store's history, for any backend.
+    /// - Throws: ``HistoryError/Code/foreignToken`` when the position is ahead of the store;
+    ///   ``HistoryError/Code/historyTokenExpired`` when history after it was deleted.
+    public static func check(_ position: Int64, lastTransactionNumber: Int64, expiredThrough: Int64, storeIdentifier: String) throws {
         guard position <= lastTransactionNumber else {
             throw HistoryError(.foreignToken,
                 "The history token is at transaction \(position), but store \(storeIdentifier) has only "
@@ -56,12 +70,6 @@ public struct HistoryLog: Sendable {
                 "The history token is at transaction \(position), but history of store \(storeIdentifier) up to "
                 + "transaction \(expiredThrough) was deleted. Discard the token, re-read your data, and start again.")
         }
-        var low = records.startIndex, high = records.endIndex
-        while low < high {
-            let mid = (low + high) / 2
-            if records[mid].transactionNumber <= position { low = mid + 1 } else { high = mid }
-        }
-        return records[low...]
     }
 
     /// The typed transactions a descriptor selects.

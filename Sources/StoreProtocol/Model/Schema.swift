@@ -26,13 +26,6 @@ public struct Schema: Sendable, CustomStringConvertible {
         return entity
     }
 
-    /// The entity of a model type.
-    /// - Throws: ``DataStoreError/Code/unknownEntity`` naming the type and what the schema holds.
-    public func requireEntity<Model: PersistentModel>(for type: Model.Type) throws -> Entity {
-        guard let entity = entity(for: type) else { throw DataStoreError.unknownEntity(Model.entityName, in: self) }
-        return entity
-    }
-
     /// Checks that the metadata of every entity names stored properties and that entity names
     /// are unique.
     /// - Throws: ``DataStoreError/Code/invalidSchema`` listing every problem found.

@@ -57,7 +57,7 @@ extension DataStore {
     /// in one step under their own lock should override this.
     public func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws {
         let all = try fetch(DataStoreFetchRequest<T>(descriptor: FetchDescriptor<T>(), editingState: request.editingState))
-        let doomed = try SnapshotQuery.filter(all.fetchedSnapshots, by: request.predicate, schema: schema)
+        let doomed = try SnapshotQuery.filter(all.fetchedSnapshots, by: request.predicate)
         guard !doomed.isEmpty else { return }
         _ = try save(DataStoreSaveChangesRequest(editingState: request.editingState, deleted: doomed))
     }

@@ -21,8 +21,8 @@ public struct FetchDescriptor<T: PersistentModel>: Sendable {
         self.includePendingChanges = true
     }
 
-    /// Whether the descriptor asks for a window of the results.
-    var isPaged: Bool { fetchOffset != nil || fetchLimit != nil }
+    /// Whether the descriptor asks for a window of the results (an offset or a limit).
+    public var isPaged: Bool { fetchOffset != nil || fetchLimit != nil }
 
     /// Applies offset and limit to already filtered and sorted results.
     func page<C: RandomAccessCollection>(_ results: C) -> C.SubSequence where C.Index == Int {

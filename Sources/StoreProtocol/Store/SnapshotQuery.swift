@@ -29,7 +29,7 @@ public enum SnapshotQuery {
 
     /// The snapshots a predicate selects, all of them when it is `nil`.
     public static func filter<T: PersistentModel, S: DataStoreSnapshot>(
-        _ snapshots: [S], by predicate: Predicate<T>?, schema: Schema
+        _ snapshots: [S], by predicate: Predicate<T>?
     ) throws -> [S] {
         guard let predicate else { return snapshots }
         return try snapshots.filter { try matches(predicate, try materialize($0) as T) }

@@ -30,9 +30,6 @@ public struct SnapshotTable: Sendable {
     /// How many rows an entity has.
     public func count(of entityName: String) -> Int { entities[entityName]?.slotByKey.count ?? 0 }
 
-    /// How many rows in all.
-    public var totalCount: Int { entities.values.reduce(0) { $0 + $1.slotByKey.count } }
-
     // MARK: Writing
 
     /// What a save did: its history changes (empty when nothing changed) and the result to return.
