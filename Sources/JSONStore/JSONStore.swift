@@ -100,7 +100,7 @@ public final class JSONStore: DataStore, HistoryProviding {
     // MARK: DataStore
 
     public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
-        let rows = try read { $0.table.snapshots(of: T.entityName) }
+        let rows = try read { $0.table.candidates(for: request.descriptor) }
         return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: try SnapshotQuery.evaluate(request.descriptor, over: rows))
     }
 

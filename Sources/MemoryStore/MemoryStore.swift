@@ -38,7 +38,7 @@ public final class MemoryStore: DataStore, HistoryProviding {
     }
 
     public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
-        let rows = storage.state.withLock { $0.table.snapshots(of: T.entityName) }
+        let rows = storage.state.withLock { $0.table.candidates(for: request.descriptor) }
         return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: try SnapshotQuery.evaluate(request.descriptor, over: rows))
     }
 

@@ -52,7 +52,7 @@ public final class ModelContainer: Sendable {
     }
 
     func storeIndex<T: PersistentModel>(for type: T.Type) throws -> Int {
-        guard schema.entity(for: type) != nil, let index = storeIndexByEntity[T.entityName] else {
+        guard let entity = schema.entity(for: type), let index = storeIndexByEntity[entity.name] else {
             throw DataStoreError.unknownEntity(T.entityName, in: schema)
         }
         return index

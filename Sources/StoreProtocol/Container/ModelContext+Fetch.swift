@@ -61,14 +61,14 @@ extension ModelContext {
     public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
         let store = try container.stores[container.storeIndex(for: T.self)]
         if descriptor.includePendingChanges, try hasPendingChanges(for: T.self) {
-            return try fetch(descriptor).map(\.persistentModelID)
+            return try fetch(descriptor).map { $0.persistentModelID }
         }
         func run<S: DataStore>(_ store: S) throws -> [PersistentIdentifier] {
             try store.fetchIdentifiers(DataStoreFetchRequest(descriptor: descriptor, editingState: editingState))
         }
         do { return try run(store) } catch let error as DataStoreError
             where error.code == .preferInMemoryFilter || error.code == .preferInMemorySort {
-            return try fetchSnapshots(descriptor, from: store).map(\.persistentIdentifier)
+            return try fetchSnapshots(descriptor, from: store).map { $0.persistentIdentifier }
         }
     }
 

@@ -13,7 +13,7 @@ public final class ModelContext {
     /// Recorded as the author of every history transaction this context saves.
     public var author: String?
 
-    let editingID = UUID()
+    let editingID = EditingState.makeID()
     var registrations: [PersistentIdentifier: Registration] = [:]
     var nextOrder = 0
 
@@ -182,9 +182,18 @@ public final class ModelContext {
     private func fetchOne<T: PersistentModel>(_ type: T.Type, primaryKey: SnapshotValue) throws -> T? {
         guard let id = try? SnapshotDecoder().decode(T.ID.self, from: primaryKey) else { return nil }
         // Spelled out: the #Predicate macro cannot type-check `$0.id == id` for a generic `T`.
+        // The reflected key path is `==` to `\Trip.id`, so stores look the row up by its key
+        // (`\T.id` in generic code is another key path, through the protocol).
+        let idKeyPath: any KeyPath<T, T.ID> & Sendable
+        if let reflected = ModelFields.of(T.self).field(named: "id")?.keyPath as? KeyPath<T, T.ID> {
+            // Key paths are immutable; `Sendable` is a marker, so the layout is the same.
+            idKeyPath = unsafeBitCast(reflected, to: (any KeyPath<T, T.ID> & Sendable).self)
+        } else {
+            idKeyPath = \T.id
+        }
         let byID = Predicate<T> { model in
             PredicateExpressions.build_Equal(
-                lhs: PredicateExpressions.build_KeyPath(root: model, keyPath: \T.id),
+                lhs: PredicateExpressions.build_KeyPath(root: model, keyPath: idKeyPath),
                 rhs: PredicateExpressions.build_Arg(id))
         }
         var descriptor = FetchDescriptor<T>(predicate: byID)

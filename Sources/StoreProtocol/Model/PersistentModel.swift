@@ -25,7 +25,7 @@ public protocol PersistentModel: AnyObject, Codable, Hashable, Identifiable wher
 
 extension PersistentModel {
     public static var schemaMetadata: SchemaMetadata<Self> { SchemaMetadata() }
-    public static var entityName: String { String(describing: Self.self) }
+    public static var entityName: String { TypeNames.name(of: Self.self) }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs === rhs }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }

@@ -5,6 +5,7 @@
 public struct Schema: Sendable, CustomStringConvertible {
     public let entities: [Entity]
     private let indexByName: [String: Int]
+    private let indexByType: [ObjectIdentifier: Int]
 
     public init(_ types: [any PersistentModel.Type]) {
         var entities: [Entity] = []
@@ -13,6 +14,7 @@ public struct Schema: Sendable, CustomStringConvertible {
         }
         self.entities = entities
         indexByName = Dictionary(entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        indexByType = Dictionary(entities.enumerated().map { (ObjectIdentifier($1.modelType), $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     public init(_ types: any PersistentModel.Type...) { self.init(types) }
@@ -22,8 +24,7 @@ public struct Schema: Sendable, CustomStringConvertible {
 
     /// The entity of a model type, or `nil` when the schema does not hold it.
     public func entity<Model: PersistentModel>(for type: Model.Type) -> Entity? {
-        guard let entity = entity(named: Model.entityName), entity.modelType == type else { return nil }
-        return entity
+        indexByType[ObjectIdentifier(type)].map { entities[$0] }
     }
 
     /// Checks that the metadata of every entity names stored properties and that entity names

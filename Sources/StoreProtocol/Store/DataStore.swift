@@ -50,7 +50,7 @@ extension DataStore {
     }
 
     public func fetchIdentifiers<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> [PersistentIdentifier] {
-        try fetch(request).fetchedSnapshots.map(\.persistentIdentifier)
+        try fetch(request).fetchedSnapshots.map { $0.persistentIdentifier }
     }
 
     /// Fetches the snapshots a predicate selects and saves their deletion. Stores that can do it

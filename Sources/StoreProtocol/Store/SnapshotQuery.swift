@@ -14,6 +14,10 @@ public enum SnapshotQuery {
         if descriptor.predicate == nil, descriptor.sortBy.isEmpty {
             return Array(descriptor.page(Array(snapshots)))
         }
+        if let key = primaryKey(selectedBy: descriptor.predicate) {
+            // `$0.id == value` holds exactly for the row with that primary key: no decoding.
+            return Array(descriptor.page(snapshots.filter { $0.persistentIdentifier.primaryKey == key }))
+        }
         var rows: [(snapshot: S, model: T)] = []
         for snapshot in snapshots {
             let model: T = try materialize(snapshot)
@@ -24,7 +28,8 @@ public enum SnapshotQuery {
             let sortBy = descriptor.sortBy
             rows.sort { inIncreasingOrder(sortBy, $0.model, $1.model) }
         }
-        return descriptor.page(rows).map(\.snapshot)
+        // A closure, not `\.snapshot`: a key path literal in generic code is built anew on each call.
+        return descriptor.page(rows).map { $0.snapshot }
     }
 
     /// The snapshots a predicate selects, all of them when it is `nil`.
@@ -33,6 +38,26 @@ public enum SnapshotQuery {
     ) throws -> [S] {
         guard let predicate else { return snapshots }
         return try snapshots.filter { try matches(predicate, try materialize($0) as T) }
+    }
+
+    /// The primary key a predicate names when it is exactly a comparison of `id` with a value
+    /// (`#Predicate { $0.id == id }`, either way round, as `ModelContext.model(for:)` also
+    /// builds), so that a store can look the row up instead of scanning; otherwise `nil`.
+    ///
+    /// The predicate still decides: a store may evaluate it on the row it finds.
+    /// - Complexity: O(1).
+    public static func primaryKey<T: PersistentModel>(selectedBy predicate: Predicate<T>?) -> SnapshotValue? {
+        typealias Attribute = PredicateExpressions.KeyPath<PredicateExpressions.Variable<T>, T.ID>
+        typealias Constant = PredicateExpressions.Value<T.ID>
+        guard let expression = predicate?.expression, let idKeyPath = ModelFields.of(T.self).field(named: "id")?.keyPath else { return nil }
+        func isID(_ attribute: Attribute) -> Bool { attribute.keyPath == idKeyPath }
+        if let equal = expression as? PredicateExpressions.Equal<Attribute, Constant>, isID(equal.lhs) {
+            return PersistentIdentifier.primaryKey(equal.rhs.value)
+        }
+        if let equal = expression as? PredicateExpressions.Equal<Constant, Attribute>, isID(equal.rhs) {
+            return PersistentIdentifier.primaryKey(equal.lhs.value)
+        }
+        return nil
     }
 
     /// Decodes one snapshot as a `T`.

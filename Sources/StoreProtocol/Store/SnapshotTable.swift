@@ -27,6 +27,15 @@ public struct SnapshotTable: Sendable {
         return rows.slots[slot]
     }
 
+    /// The rows a fetch of `descriptor` has to evaluate: the one row its predicate names when the
+    /// predicate compares `id` with a value (see ``SnapshotQuery/primaryKey(selectedBy:)``),
+    /// otherwise every row of the entity.
+    /// - Complexity: O(1) for an `id` comparison, O(*n*) otherwise.
+    public func candidates<T: PersistentModel>(for descriptor: FetchDescriptor<T>) -> [DefaultSnapshot] {
+        guard let key = SnapshotQuery.primaryKey(selectedBy: descriptor.predicate) else { return snapshots(of: T.entityName) }
+        return snapshot(for: PersistentIdentifier(entityName: T.entityName, primaryKey: key)).map { [$0] } ?? []
+    }
+
     /// How many rows an entity has.
     public func count(of entityName: String) -> Int { entities[entityName]?.slotByKey.count ?? 0 }
 
