@@ -1,0 +1,40 @@
+import Foundation
+import GRDB
+
+/// The SQLite peer, through GRDB: a `DatabasePool` (WAL) with `synchronous=FULL`, so that every
+/// committed transaction is on disk, as every acknowledged save of ours is.
+enum SQLitePeer {
+    /// A new database at `path` with the `trip` table; `indexStartDate` adds an index on the time
+    /// column, as a time-series table would have.
+    static func open(_ path: String, indexStartDate: Bool = false) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        try pool.write { db in
+            try db.create(table: TripRecord.databaseTableName, ifNotExists: true) { table in
+                table.primaryKey("id", .blob)
+                table.column("name", .text).notNull()
+                table.column("destination", .text).notNull()
+                table.column("startDate", .datetime).notNull()
+                table.column("endDate", .datetime).notNull()
+                table.column("visits", .integer).notNull()
+            }
+            if indexStartDate {
+                try db.create(index: "trip_startDate", on: TripRecord.databaseTableName, columns: ["startDate"], ifNotExists: true)
+            }
+        }
+        return pool
+    }
+
+    /// Inserts `records`, `perTransaction` in each durable transaction.
+    static func insert(_ records: ArraySlice<TripRecord>, perTransaction: Int, into pool: DatabasePool) throws {
+        var start = records.startIndex
+        while start < records.endIndex {
+            let end = min(records.endIndex, start + perTransaction)
+            try pool.write { db in
+                for record in records[start..<end] { try record.insert(db) }
+            }
+            start = end
+        }
+    }
+}

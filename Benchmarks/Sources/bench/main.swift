@@ -1,0 +1,29 @@
+import Foundation
+
+// Our backends beside SQLite (GRDB) and plain Swift, on the same data with the same durability,
+// in one run. Prints a Markdown table on standard output, progress on standard error.
+//
+//   swift run -c release --package-path Benchmarks bench [--quick] [json|log|memory|history ...]
+
+let arguments = CommandLine.arguments.dropFirst()
+let scale = Scale(isQuick: arguments.contains("--quick"))
+let sections = arguments.filter { !$0.hasPrefix("--") }
+func wanted(_ section: String) -> Bool { sections.isEmpty || sections.contains(section) }
+
+let directory = FileManager.default.temporaryDirectory.appending(path: "bench-\(UUID().uuidString)").path
+do {
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let started = Date()
+    var results: [Result] = []
+    if wanted("json") { results += try benchmarkJSONStore(scale, in: directory) }
+    if wanted("log") { results += try benchmarkLogStore(scale, in: directory) }
+    if wanted("memory") { results += try benchmarkMemoryStore(scale) }
+    if wanted("history") { results += try benchmarkHistory(scale, in: directory) }
+    printTable(results)
+    print("\n\(scale.isQuick ? "Quick run" : "Full run") in \(Int(Date().timeIntervalSince(started))) s; "
+          + "medians; ratio = ours ÷ reference (for rates, higher is better).")
+} catch {
+    progress("bench: \(error)")
+    exit(1)
+}
