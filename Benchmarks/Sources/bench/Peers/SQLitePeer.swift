@@ -7,9 +7,14 @@ enum SQLitePeer {
     /// A new database at `path` with the `trip` table; `indexStartDate` adds an index on the time
     /// column, as a time-series table would have.
     static func open(_ path: String, indexStartDate: Bool = false) throws -> DatabasePool {
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        let pool = try DatabasePool(path: path, configuration: configuration)
+        let pool = try DatabasePool(path: path)
+        // After opening: a pool sets synchronous=NORMAL on its writer when it enables WAL, which
+        // would not sync the WAL at each commit.
+        let synchronous = try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            return try Int.fetchOne(db, sql: "PRAGMA synchronous")
+        }
+        guard synchronous == 2 else { throw DatabaseError(message: "synchronous is \(synchronous ?? -1), not FULL (2)") }
         try pool.write { db in
             try db.create(table: TripRecord.databaseTableName, ifNotExists: true) { table in
                 table.primaryKey("id", .blob)
