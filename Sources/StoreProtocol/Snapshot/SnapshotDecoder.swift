@@ -22,11 +22,11 @@ public struct SnapshotDecoder: Sendable {
 }
 
 enum SnapshotDecoding {
-    static func mismatch<T>(_ type: T.Type, _ value: SnapshotValue, _ codingPath: [any CodingKey]) -> DecodingError {
-        .typeMismatch(type, .init(codingPath: codingPath, debugDescription: "Expected \(T.self), found \(value)."))
+    static func mismatch<T>(_ type: T.Type, _ value: SnapshotValue, _ codingPath: @autoclosure () -> [any CodingKey]) -> DecodingError {
+        .typeMismatch(type, .init(codingPath: codingPath(), debugDescription: "Expected \(T.self), found \(value)."))
     }
 
-    static func integer<I: FixedWidthInteger>(_ value: SnapshotValue, as type: I.Type, _ codingPath: [any CodingKey]) throws -> I {
+    static func integer<I: FixedWidthInteger>(_ value: SnapshotValue, as type: I.Type, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> I {
         let result: I?
         switch value {
         case .int(let v): result = I(exactly: v)
@@ -34,77 +34,80 @@ enum SnapshotDecoding {
         case .double(let v): result = I(exactly: v)
         default: result = nil
         }
-        guard let result else { throw mismatch(type, value, codingPath) }
+        guard let result else { throw mismatch(type, value, codingPath()) }
         return result
     }
 
-    static func floating(_ value: SnapshotValue, _ codingPath: [any CodingKey]) throws -> Double {
+    static func floating(_ value: SnapshotValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Double {
         switch value {
         case .double(let v): return v
         case .int(let v): return Double(v)
         case .unsigned(let v): return Double(v)
-        default: throw mismatch(Double.self, value, codingPath)
+        default: throw mismatch(Double.self, value, codingPath())
         }
     }
 
-    static func string(_ value: SnapshotValue, _ codingPath: [any CodingKey]) throws -> String {
-        guard case .string(let v) = value else { throw mismatch(String.self, value, codingPath) }
+    static func string(_ value: SnapshotValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> String {
+        guard case .string(let v) = value else { throw mismatch(String.self, value, codingPath()) }
         return v
     }
 
-    static func bool(_ value: SnapshotValue, _ codingPath: [any CodingKey]) throws -> Bool {
-        guard case .bool(let v) = value else { throw mismatch(Bool.self, value, codingPath) }
+    static func bool(_ value: SnapshotValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Bool {
+        guard case .bool(let v) = value else { throw mismatch(Bool.self, value, codingPath()) }
         return v
     }
 
-    /// Unboxes one value, recognising the types that have their own snapshot case.
-    static func unbox<T: Decodable>(_ value: SnapshotValue, as type: T.Type, codingPath: [any CodingKey]) throws -> T {
-        switch type {
-        case is SnapshotValue.Type: return value as! T
-        case is String.Type: return try string(value, codingPath) as! T
-        case is Int.Type: return try integer(value, as: Int.self, codingPath) as! T
-        case is Double.Type: return try floating(value, codingPath) as! T
-        case is Bool.Type: return try bool(value, codingPath) as! T
-        case is Float.Type: return Float(try floating(value, codingPath)) as! T
-        case is Int8.Type: return try integer(value, as: Int8.self, codingPath) as! T
-        case is Int16.Type: return try integer(value, as: Int16.self, codingPath) as! T
-        case is Int32.Type: return try integer(value, as: Int32.self, codingPath) as! T
-        case is Int64.Type: return try integer(value, as: Int64.self, codingPath) as! T
-        case is UInt.Type: return try integer(value, as: UInt.self, codingPath) as! T
-        case is UInt8.Type: return try integer(value, as: UInt8.self, codingPath) as! T
-        case is UInt16.Type: return try integer(value, as: UInt16.self, codingPath) as! T
-        case is UInt32.Type: return try integer(value, as: UInt32.self, codingPath) as! T
-        case is UInt64.Type: return try integer(value, as: UInt64.self, codingPath) as! T
-        case is Date.Type:
+    /// Decodes one value. Types with their own snapshot case are matched by metatype identity,
+    /// which costs a pointer comparison where a cast (`case is Date.Type`) walks the runtime.
+    static func unbox<T: Decodable>(_ value: SnapshotValue, as type: T.Type, codingPath: @autoclosure () -> [any CodingKey]) throws -> T {
+        if type == String.self { return reinterpret(try string(value, codingPath()), as: T.self) }
+        if type == Int.self { return reinterpret(try integer(value, as: Int.self, codingPath()), as: T.self) }
+        if type == Double.self { return reinterpret(try floating(value, codingPath()), as: T.self) }
+        if type == Bool.self { return reinterpret(try bool(value, codingPath()), as: T.self) }
+        if type == Date.self {
             switch value {
-            case .date(let v): return v as! T
-            case .int, .double, .unsigned: return Date(timeIntervalSince1970: try floating(value, codingPath)) as! T
-            default: throw mismatch(type, value, codingPath)
+            case .date(let v): return reinterpret(v, as: T.self)
+            case .int, .double, .unsigned: return reinterpret(Date(timeIntervalSince1970: try floating(value, codingPath())), as: T.self)
+            default: throw mismatch(type, value, codingPath())
             }
-        case is UUID.Type:
+        }
+        if type == UUID.self {
             switch value {
-            case .uuid(let v): return v as! T
+            case .uuid(let v): return reinterpret(v, as: T.self)
             case .string(let s):
-                guard let v = UUID(uuidString: s) else { throw mismatch(type, value, codingPath) }
-                return v as! T
-            default: throw mismatch(type, value, codingPath)
+                guard let v = UUID(uuidString: s) else { throw mismatch(type, value, codingPath()) }
+                return reinterpret(v, as: T.self)
+            default: throw mismatch(type, value, codingPath())
             }
-        case is Data.Type:
-            guard case .data(let v) = value else { throw mismatch(type, value, codingPath) }
-            return v as! T
-        case is URL.Type:
-            guard case .string(let s) = value, let v = URL(string: s) else { throw mismatch(type, value, codingPath) }
-            return v as! T
-        case is Decimal.Type:
-            switch value {
-            case .decimal(let v): return v as! T
-            case .int(let v): return Decimal(v) as! T
-            case .double(let v): return Decimal(v) as! T
-            default: throw mismatch(type, value, codingPath)
-            }
-        default:
-            return try T(from: Decoder(value: value, codingPath: codingPath))
         }
+        if type == SnapshotValue.self { return reinterpret(value, as: T.self) }
+        if type == Data.self {
+            guard case .data(let v) = value else { throw mismatch(type, value, codingPath()) }
+            return reinterpret(v, as: T.self)
+        }
+        if type == URL.self {
+            guard case .string(let s) = value, let v = URL(string: s) else { throw mismatch(type, value, codingPath()) }
+            return reinterpret(v, as: T.self)
+        }
+        if type == Decimal.self {
+            switch value {
+            case .decimal(let v): return reinterpret(v, as: T.self)
+            case .int(let v): return reinterpret(Decimal(v), as: T.self)
+            case .double(let v): return reinterpret(Decimal(v), as: T.self)
+            default: throw mismatch(type, value, codingPath())
+            }
+        }
+        if type == Float.self { return reinterpret(Float(try floating(value, codingPath())), as: T.self) }
+        if type == Int8.self { return reinterpret(try integer(value, as: Int8.self, codingPath()), as: T.self) }
+        if type == Int16.self { return reinterpret(try integer(value, as: Int16.self, codingPath()), as: T.self) }
+        if type == Int32.self { return reinterpret(try integer(value, as: Int32.self, codingPath()), as: T.self) }
+        if type == Int64.self { return reinterpret(try integer(value, as: Int64.self, codingPath()), as: T.self) }
+        if type == UInt.self { return reinterpret(try integer(value, as: UInt.self, codingPath()), as: T.self) }
+        if type == UInt8.self { return reinterpret(try integer(value, as: UInt8.self, codingPath()), as: T.self) }
+        if type == UInt16.self { return reinterpret(try integer(value, as: UInt16.self, codingPath()), as: T.self) }
+        if type == UInt32.self { return reinterpret(try integer(value, as: UInt32.self, codingPath()), as: T.self) }
+        if type == UInt64.self { return reinterpret(try integer(value, as: UInt64.self, codingPath()), as: T.self) }
+        return try T(from: Decoder(value: value, codingPath: codingPath()))
     }
 
     final class Decoder: Swift.Decoder {

@@ -54,34 +54,33 @@ enum SnapshotEncoding {
     }
 
     /// Boxes one value, recognising primitives (whose own `encode(to:)` would call back here)
-    /// and the types that have their own snapshot case.
-    static func box<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> Slot {
-        switch value {
-        case let v as SnapshotValue: return .value(v)
-        case let v as String: return .value(.string(v))
-        case let v as Int: return .value(.int(Int64(v)))
-        case let v as Double: return .value(.double(v))
-        case let v as Bool: return .value(.bool(v))
-        case let v as Float: return .value(.double(Double(v)))
-        case let v as Int8: return .value(integer(v))
-        case let v as Int16: return .value(integer(v))
-        case let v as Int32: return .value(integer(v))
-        case let v as Int64: return .value(integer(v))
-        case let v as UInt: return .value(integer(v))
-        case let v as UInt8: return .value(integer(v))
-        case let v as UInt16: return .value(integer(v))
-        case let v as UInt32: return .value(integer(v))
-        case let v as UInt64: return .value(integer(v))
-        case let v as Date: return .value(.date(v))
-        case let v as UUID: return .value(.uuid(v))
-        case let v as Data: return .value(.data(v))
-        case let v as URL: return .value(.string(v.absoluteString))
-        case let v as Decimal: return .value(.decimal(v))
-        default:
-            let encoder = Encoder(codingPath: codingPath)
-            try value.encode(to: encoder)
-            return encoder.slot ?? .value(.object([:]))
-        }
+    /// and the types that have their own snapshot case, by metatype identity: a pointer
+    /// comparison, where a chain of `as?` casts walks the runtime for each attribute.
+    static func box<T: Encodable>(_ value: T, codingPath: @autoclosure () -> [any CodingKey]) throws -> Slot {
+        let type = T.self
+        if type == String.self { return .value(.string(reinterpret(value, as: String.self))) }
+        if type == Int.self { return .value(.int(Int64(reinterpret(value, as: Int.self)))) }
+        if type == Double.self { return .value(.double(reinterpret(value, as: Double.self))) }
+        if type == Bool.self { return .value(.bool(reinterpret(value, as: Bool.self))) }
+        if type == Date.self { return .value(.date(reinterpret(value, as: Date.self))) }
+        if type == UUID.self { return .value(.uuid(reinterpret(value, as: UUID.self))) }
+        if type == SnapshotValue.self { return .value(reinterpret(value, as: SnapshotValue.self)) }
+        if type == Data.self { return .value(.data(reinterpret(value, as: Data.self))) }
+        if type == URL.self { return .value(.string(reinterpret(value, as: URL.self).absoluteString)) }
+        if type == Decimal.self { return .value(.decimal(reinterpret(value, as: Decimal.self))) }
+        if type == Float.self { return .value(.double(Double(reinterpret(value, as: Float.self)))) }
+        if type == Int8.self { return .value(integer(reinterpret(value, as: Int8.self))) }
+        if type == Int16.self { return .value(integer(reinterpret(value, as: Int16.self))) }
+        if type == Int32.self { return .value(integer(reinterpret(value, as: Int32.self))) }
+        if type == Int64.self { return .value(integer(reinterpret(value, as: Int64.self))) }
+        if type == UInt.self { return .value(integer(reinterpret(value, as: UInt.self))) }
+        if type == UInt8.self { return .value(integer(reinterpret(value, as: UInt8.self))) }
+        if type == UInt16.self { return .value(integer(reinterpret(value, as: UInt16.self))) }
+        if type == UInt32.self { return .value(integer(reinterpret(value, as: UInt32.self))) }
+        if type == UInt64.self { return .value(integer(reinterpret(value, as: UInt64.self))) }
+        let encoder = Encoder(codingPath: codingPath())
+        try value.encode(to: encoder)
+        return encoder.slot ?? .value(.object([:]))
     }
 
     final class Encoder: Swift.Encoder {
