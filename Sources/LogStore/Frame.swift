@@ -2,7 +2,11 @@ import Foundation
 import StoreProtocol
 
 /// What one transaction appends: its history fields and its rows.
-struct LogPayload: Codable {
+///
+/// Converted to and from ``SnapshotValue`` by hand rather than through `Codable`: a record holds
+/// thousands of rows, and the generic coders cost more than parsing the JSON. The shape is the
+/// one `Codable` would give (`nil` author left out).
+struct LogPayload {
     var transactionNumber: Int64
     var author: String?
     var timestamp: Date
@@ -10,9 +14,57 @@ struct LogPayload: Codable {
     var processIdentifier: String
     var rows: [Row]
 
-    struct Row: Codable {
+    struct Row {
         var entity: String
         var values: [String: SnapshotValue]
+    }
+
+    init(transactionNumber: Int64, author: String?, timestamp: Date, bundleIdentifier: String, processIdentifier: String, rows: [Row]) {
+        self.transactionNumber = transactionNumber
+        self.author = author
+        self.timestamp = timestamp
+        self.bundleIdentifier = bundleIdentifier
+        self.processIdentifier = processIdentifier
+        self.rows = rows
+    }
+
+    var snapshotValue: SnapshotValue {
+        var object: [String: SnapshotValue] = [
+            "transactionNumber": .int(transactionNumber), "timestamp": .date(timestamp),
+            "bundleIdentifier": .string(bundleIdentifier), "processIdentifier": .string(processIdentifier),
+            "rows": .array(rows.map { .object(["entity": .string($0.entity), "values": .object($0.values)]) }),
+        ]
+        if let author { object["author"] = .string(author) }
+        return .object(object)
+    }
+
+    /// - Throws: `Shape` naming the first field that is missing or of the wrong kind.
+    init(_ value: SnapshotValue) throws {
+        guard case .object(let object) = value else { throw Shape("the payload is not an object") }
+        guard case .int(let number)? = object["transactionNumber"] else { throw Shape("no transactionNumber") }
+        guard case .date(let timestamp)? = object["timestamp"] else { throw Shape("no timestamp") }
+        guard case .string(let bundle)? = object["bundleIdentifier"] else { throw Shape("no bundleIdentifier") }
+        guard case .string(let process)? = object["processIdentifier"] else { throw Shape("no processIdentifier") }
+        guard case .array(let rows)? = object["rows"] else { throw Shape("no rows") }
+        switch object["author"] {
+        case nil, .null?: author = nil
+        case .string(let name)?: author = name
+        default: throw Shape("an author that is not a string")
+        }
+        self.rows = try rows.map { row in
+            guard case .object(let fields) = row, case .string(let entity)? = fields["entity"],
+                  case .object(let values)? = fields["values"] else { throw Shape("a row without entity and values") }
+            return Row(entity: entity, values: values)
+        }
+        transactionNumber = number
+        self.timestamp = timestamp
+        bundleIdentifier = bundle
+        processIdentifier = process
+    }
+
+    struct Shape: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
     }
 }
 
@@ -32,7 +84,7 @@ enum Frame {
     static let maximumPayload = 1 << 30
 
     static func encode(_ payload: LogPayload, earliest: Double, latest: Double) throws -> Data {
-        let json = SnapshotJSON.encode(try SnapshotEncoder().encode(payload))
+        let json = SnapshotJSON.encode(payload.snapshotValue)
         var frame = Data(capacity: headerSize + json.count)
         func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { frame.append(contentsOf: $0) } }
         append(UInt32(json.count))
@@ -78,14 +130,14 @@ enum Frame {
         guard length <= maximumPayload else { return .damaged(reason: "a length of \(length) bytes") }
         guard bytes.count - offset - headerSize >= length else { return .torn }
         let end = offset + headerSize + length
-        if verify {
-            let expected = readUInt32(bytes, offset + 4)
-            guard CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[(offset + 8)..<end])) == expected else {
-                return .damaged(reason: "a checksum mismatch")
-            }
-        }
+        if verify, !checksumHolds(bytes, offset: offset, end: end) { return .damaged(reason: "a checksum mismatch") }
         return .record(Record(offset: offset, length: headerSize + length, earliest: readDouble(bytes, offset + 8),
                               latest: readDouble(bytes, offset + 16), payloadRange: (offset + headerSize)..<end))
+    }
+
+    /// Whether the record at `offset..<end` has the checksum its header says.
+    static func checksumHolds(_ bytes: UnsafeRawBufferPointer, offset: Int, end: Int) -> Bool {
+        CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[(offset + 8)..<end])) == readUInt32(bytes, offset + 4)
     }
 
     /// The record's payload.
@@ -94,7 +146,7 @@ enum Frame {
     static func decode(_ bytes: UnsafeRawBufferPointer, _ record: Record, path: String) throws -> LogPayload {
         do {
             let value = try SnapshotJSON.parse(UnsafeRawBufferPointer(rebasing: bytes[record.payloadRange]))
-            return try SnapshotDecoder().decode(LogPayload.self, from: value)
+            return try LogPayload(value)
         } catch {
             throw DataStoreError(.corruptStore, "\(path) has a record at byte \(record.offset) that does not decode: \(error). "
                 + "Restore the log from a backup; nothing was changed.")

@@ -102,6 +102,32 @@ func segmentFiles(_ directory: URL) throws -> [String] {
         return 24 + Int(data[offset]) + Int(data[offset + 1]) << 8 + Int(data[offset + 2]) << 16
     }
 
+    /// A range read checks the records it decodes; the records it skips by time are not read.
+    @Test func aRangeReadReportsDamageInTheRecordsItReads() throws {
+        let directory = try temporaryDirectory()
+        do {
+            let (container, _) = try open(configuration(directory))
+            try append(0..<60, perSave: 2, to: container)
+        }
+        let name = try #require(try segmentFiles(directory).first)
+        let segment = directory.appending(path: name)
+        var data = try Data(contentsOf: segment)
+        data[30] ^= 0x20   // inside the first record's payload: minutes 0 and 1
+        try data.write(to: segment)
+        let (container, _) = try open(configuration(directory))   // a sealed segment opens from its index
+        let context = ModelContext(container)
+        let first = minute(0), second = minute(1), third = minute(2)
+        #expect(try context.fetch(FetchDescriptor<Reading>(predicate: #Predicate { $0.timestamp >= third && $0.timestamp <= third })).count == 1)
+        for predicate in [#Predicate<Reading> { $0.timestamp >= first && $0.timestamp <= second }, #Predicate<Reading> { $0.value >= 0 }] {
+            #expect {
+                _ = try context.fetch(FetchDescriptor<Reading>(predicate: predicate))
+            } throws: { error in
+                (error as? DataStoreError)?.code == .corruptStore && "\(error)".contains(name)
+            }
+        }
+        #expect(try Data(contentsOf: segment) == data, "the segment is untouched")
+    }
+
     @Test func aDamagedRecordInTheMiddleIsReportedOrSkippedOnRequest() throws {
         let directory = try temporaryDirectory()
         do {
