@@ -16,10 +16,17 @@ do {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let started = Date()
     var results: [Result] = []
-    if wanted("json") { results += try benchmarkJSONStore(scale, in: directory) }
-    if wanted("log") { results += try benchmarkLogStore(scale, in: directory) }
-    if wanted("memory") { results += try benchmarkMemoryStore(scale) }
-    if wanted("history") { results += try benchmarkHistory(scale, in: directory) }
+    // Each section starts with the disk flushed, so that one section's writes still in the page
+    // cache do not slow the next one's fsyncs.
+    func section(_ name: String, _ run: () throws -> [Result]) rethrows {
+        guard wanted(name) else { return }
+        sync()
+        results += try run()
+    }
+    try section("json") { try benchmarkJSONStore(scale, in: directory) }
+    try section("log") { try benchmarkLogStore(scale, in: directory) }
+    try section("memory") { try benchmarkMemoryStore(scale) }
+    try section("history") { try benchmarkHistory(scale, in: directory) }
     printTable(results)
     print("\n\(scale.isQuick ? "Quick run" : "Full run") in \(Int(Date().timeIntervalSince(started))) s; "
           + "medians; ratio = ours ÷ reference (for rates, higher is better).")
