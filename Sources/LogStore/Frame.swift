@@ -19,15 +19,6 @@ struct LogPayload {
         var values: [String: SnapshotValue]
     }
 
-    init(transactionNumber: Int64, author: String?, timestamp: Date, bundleIdentifier: String, processIdentifier: String, rows: [Row]) {
-        self.transactionNumber = transactionNumber
-        self.author = author
-        self.timestamp = timestamp
-        self.bundleIdentifier = bundleIdentifier
-        self.processIdentifier = processIdentifier
-        self.rows = rows
-    }
-
     var snapshotValue: SnapshotValue {
         var object: [String: SnapshotValue] = [
             "transactionNumber": .int(transactionNumber), "timestamp": .date(timestamp),
@@ -38,6 +29,14 @@ struct LogPayload {
         return .object(object)
     }
 
+    struct Shape: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
+
+// In an extension, so that the memberwise initializer stays.
+extension LogPayload {
     /// - Throws: `Shape` naming the first field that is missing or of the wrong kind.
     init(_ value: SnapshotValue) throws {
         guard case .object(let object) = value else { throw Shape("the payload is not an object") }
@@ -60,11 +59,6 @@ struct LogPayload {
         self.timestamp = timestamp
         bundleIdentifier = bundle
         processIdentifier = process
-    }
-
-    struct Shape: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
     }
 }
 
