@@ -2,6 +2,7 @@ import Foundation
 import JSONStore
 import LogStore
 import StoreProtocol
+import StoreTestSupport
 
 // A second process for the tests (crashes, several writers). Measurements live in Benchmarks/.
 //

@@ -4,16 +4,6 @@ import StoreProtocol
 import StoreTestSupport
 import Testing
 
-/// The helper's record (same entity name and attributes as `HelperRecord` in StoreTestHelper).
-final class HelperRecord: PersistentModel {
-    var id = UUID()
-    var batch: Int
-    var item: Int
-    var author: String
-    var payload: String
-    var time: Date
-}
-
 @Suite struct ProcessTests {
     func open(_ url: URL) throws -> ModelContainer {
         try ModelContainer(for: HelperRecord.self, configurations: JSONStoreConfiguration(url: url))

@@ -189,13 +189,18 @@ enum TokenCases {
 
 /// A container over two stores: routing by type, and one token for both.
 enum MultiStoreCases {
+    /// Trips in one store of the target's, readings in another.
+    static func twoStoreContainer(_ target: ConformanceTarget) throws -> ModelContainer {
+        var trips = try target.makeConfiguration()
+        trips.schema = Schema([SuiteTrip.self])
+        var readings = try target.makeConfiguration()
+        readings.schema = Schema([SuiteReading.self])
+        return try ModelContainer(for: Schema([SuiteTrip.self, SuiteReading.self]), configurations: [trips, readings])
+    }
+
     static let all: [ConformanceCase] = [
         ConformanceCase(area: "multiStore", name: "eachTypeGoesToItsStore") { target in
-            var trips = try target.makeConfiguration()
-            trips.schema = Schema([SuiteTrip.self])
-            var readings = try target.makeConfiguration()
-            readings.schema = Schema([SuiteReading.self])
-            let container = try ModelContainer(for: Schema([SuiteTrip.self, SuiteReading.self]), configurations: [trips, readings])
+            let container = try twoStoreContainer(target)
             let context = ModelContext(container)
             context.insert(SuiteTrip(name: "Iceland"))
             context.insert(SuiteReading(sensor: "t1", timestamp: SuiteTrip.day(0), value: 1.5))
@@ -205,11 +210,7 @@ enum MultiStoreCases {
             try checkEqual(try storedTripNames(container), ["Iceland"], "trips")
         },
         ConformanceCase(area: "multiStore", name: "oneTokenResumesEveryStore", requires: .history) { target in
-            var trips = try target.makeConfiguration()
-            trips.schema = Schema([SuiteTrip.self])
-            var readings = try target.makeConfiguration()
-            readings.schema = Schema([SuiteReading.self])
-            let container = try ModelContainer(for: Schema([SuiteTrip.self, SuiteReading.self]), configurations: [trips, readings])
+            let container = try twoStoreContainer(target)
             let context = ModelContext(container)
             context.insert(SuiteTrip(name: "Iceland"))
             try context.save()
