@@ -32,25 +32,23 @@ public final class JSONStore: DataStore, HistoryProviding {
         guard let schema = configuration.schema else {
             throw DataStoreError(.invalidSchema, "JSONStore '\(configuration.name)' needs a schema; open it through a ModelContainer.")
         }
-        let files = StoreFiles(url: configuration.url)
-        let directory = configuration.url.deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw DataStoreError(.invalidConfiguration,
-                "The directory \(directory) of the JSON store \(configuration.url.path) does not exist. Create it first.")
-        }
+        let files = StoreFiles(path: try FileIO.resolvingSymbolicLinks(configuration.url.path))
         let lock = FileLock(path: files.lock)
         var state = StoreState(schema: schema)
+        // Read first under a shared lock, which creates nothing: an open that fails (not a
+        // store, damaged, another version) or is read-only leaves no file behind.
+        try lock.withLock(exclusive: false) { try state.catchUp(files, cutTornTail: false) }
         if configuration.allowsSave {
             try lock.withLock(exclusive: true) {
+                // No other writer is compacting now: temporary files are a crashed one's.
+                try FileIO.removeTemporaryFiles(of: files.base)
+                try FileIO.removeTemporaryFiles(of: files.journal)
                 try state.catchUp(files, cutTornTail: true)
-                if state.baseIdentity == nil {
+                if state.base == nil {
                     state.storeIdentifier = UUID().uuidString
                     try state.compact(files)
                 }
             }
-        } else {
-            try lock.withLock(exclusive: false) { try state.catchUp(files, cutTornTail: false) }
         }
         self.configuration = configuration
         self.schema = schema
@@ -65,18 +63,11 @@ public final class JSONStore: DataStore, HistoryProviding {
     /// Runs `body` on a state that has read every other process's saves.
     private func read<T: Sendable>(_ body: (borrowing StoreState) throws -> T) throws -> T {
         try state.withLock { state in
-            if try !isCurrent(state) {
+            if try !state.isCurrent(files) {
                 try lock.withLock(exclusive: false) { try state.catchUp(files, cutTornTail: false) }
             }
             return try body(state)
         }
-    }
-
-    /// Whether the files are as this state last read them (two `stat` calls, no lock).
-    private func isCurrent(_ state: StoreState) throws -> Bool {
-        guard let base = try FileIO.identity(files.base), base == state.baseIdentity else { return false }
-        let journal = try FileIO.identity(files.journal)
-        return journal?.inode == state.journalIdentity?.inode && (journal?.size ?? 0) == state.journalOffset
     }
 
     /// Runs `body` under the exclusive lock on an up-to-date state, then compacts if due.

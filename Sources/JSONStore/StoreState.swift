@@ -7,15 +7,21 @@ struct StoreFiles: Sendable {
     let journal: String
     let lock: String
 
-    init(url: URL) {
-        base = url.path
+    /// The files of the store at `path` (resolved: see ``FileIO/resolvingSymbolicLinks(_:)``).
+    init(path: String) {
+        base = path
         journal = base + ".journal"
         lock = base + ".lock"
     }
 }
 
 /// What one `JSONStore` instance knows of its files: the rows and history as of journal entry
-/// `journalSequence`, and where in the files it read up to.
+/// `journalSequence`, and the files it read them from.
+///
+/// The base and journal it read are held open (``OpenFile``): "the file at this path is still
+/// the one I read" is then a sound test, where `stat` fields are not (after another process's
+/// compaction the kernel reuses the old files' inode numbers, and a same-sized replacement looks
+/// unchanged; a stale state appending to the new journal loses saves).
 struct StoreState: Sendable {
     let schema: Schema
     var table: SnapshotTable
@@ -24,9 +30,11 @@ struct StoreState: Sendable {
     var history = HistoryLog()
     var storeIdentifier: String?
     var journalSequence: Int64 = 0
-    var baseIdentity: FileIO.Identity?
+    /// The base file this state was loaded from, held open.
+    var base: OpenFile?
     var baseSize: Int64 = 0
-    var journalIdentity: FileIO.Identity?
+    /// The journal this state has read, held open, and how far.
+    var journal: OpenFile?
     var journalOffset: Int64 = 0
 
     init(schema: Schema) {
@@ -36,42 +44,62 @@ struct StoreState: Sendable {
 
     // MARK: Reading the files
 
+    /// Whether the files are exactly as this state last read them (two `stat` calls, no lock).
+    func isCurrent(_ files: StoreFiles) throws -> Bool {
+        guard let base, try base.isStill(at: files.base) else { return false }
+        guard let journal else { return try FileIO.identity(files.journal) == nil }
+        return try journal.sizeIfSame(at: files.journal) == journalOffset
+    }
+
     /// Brings the state up to date with the files: reloads if the base file was replaced, then
     /// replays new journal lines. Writers pass `cutTornTail` to cut a torn last line before they
-    /// append (a torn tail left in place would corrupt the next line).
+    /// append (a torn tail left in place would corrupt the next line). Call it under the file lock.
     /// - Throws: ``DataStoreError`` for damaged or foreign files; the files are not changed
     ///   except for cutting a torn tail.
     mutating func catchUp(_ files: StoreFiles, cutTornTail: Bool) throws {
-        let base = try FileIO.identity(files.base)
-        if base != baseIdentity || base == nil {
-            try reload(files, base: base)
+        if try base?.isStill(at: files.base) != true {
+            try reload(files)
         }
-        guard let journal = try FileIO.identity(files.journal) else {
-            journalIdentity = nil
+        if let journal, try !journal.isStill(at: files.journal) {
+            // Compaction replaces the base before the journal, so a journal replaced or removed
+            // under an unchanged base was not replaced by this library.
+            throw DataStoreError(.corruptStore,
+                "\(files.journal) was replaced or removed while the store was open, under an unchanged base file; "
+                + "saves it held may be gone. Restore the store from a backup.")
+        }
+        if journal == nil {
+            guard let opened = try OpenFile.open(files.journal) else { return }
+            journal = opened
             journalOffset = 0
-            return
+            appliedFromJournal = false
         }
-        if journal.inode != journalIdentity?.inode || journal.device != journalIdentity?.device || journal.size < journalOffset {
-            journalOffset = 0   // a new journal: entries already applied are skipped by sequence
+        guard let journal else { return }
+        let size = try journal.size()
+        guard size != journalOffset else { return }
+        guard size > journalOffset else {
+            throw DataStoreError(.corruptStore,
+                "\(files.journal) is \(size) bytes, shorter than the \(journalOffset) bytes of whole entries already read "
+                + "from it: it was cut while open. Restore the store from a backup.")
         }
-        journalIdentity = journal
-        guard journal.size > journalOffset else { return }
-        let scan = try Journal.scan(try FileIO.read(files.journal, from: journalOffset), startingAt: journalOffset, path: files.journal)
+        let scan = try Journal.scan(try journal.read(from: journalOffset), startingAt: journalOffset, path: files.journal)
         for (entry, end) in scan.entries {
-            try replay(entry, path: files.journal)
+            try replay(entry, path: files.journal, fromJournalStart: !appliedFromJournal)
             journalOffset = end
         }
         if scan.hasTornTail, cutTornTail {
             try FileIO.truncate(files.journal, to: scan.validLength)
-            journalIdentity = try FileIO.identity(files.journal)
         }
     }
 
-    /// Reads the base file afresh (or starts empty when there is none).
-    private mutating func reload(_ files: StoreFiles, base: FileIO.Identity?) throws {
+    /// Whether an entry of the current journal has been applied (entries that the base already
+    /// holds may only come before it: see ``replay(_:path:fromJournalStart:rowsApplied:)``).
+    private var appliedFromJournal = false
+
+    /// Reads the base file afresh (or starts empty when there is none), forgetting the journal.
+    private mutating func reload(_ files: StoreFiles) throws {
         var fresh = StoreState(schema: schema)
-        if base != nil {
-            let data = try FileIO.read(files.base)
+        if let base = try OpenFile.open(files.base) {
+            let data = try base.read()
             let file = try BaseFile.decode(data, path: files.base)
             if let known = storeIdentifier, known != file.storeIdentifier {
                 throw DataStoreError(.corruptStore,
@@ -79,12 +107,15 @@ struct StoreState: Sendable {
                     + "while open. Reopen the container.")
             }
             try fresh.load(file, path: files.base)
+            fresh.base = base
             fresh.baseSize = Int64(data.count)
         } else if try FileIO.identity(files.journal) != nil {
             throw DataStoreError(.corruptStore,
                 "\(files.journal) exists but its base file \(files.base) does not. Restore the base file from a backup.")
+        } else if let known = storeIdentifier {
+            throw DataStoreError(.corruptStore,
+                "\(files.base) of store \(known) was removed while open. Reopen the container to start a new store.")
         }
-        fresh.baseIdentity = base
         self = fresh
     }
 
@@ -113,14 +144,20 @@ struct StoreState: Sendable {
         }
     }
 
-    /// Applies one journal entry; entries already folded into the base are skipped. With
-    /// `rowsApplied`, the entry's rows are already in the table (this state wrote the entry).
-    mutating func replay(_ entry: JournalEntry, path: String, rowsApplied: Bool = false) throws {
-        if entry.sequence <= journalSequence { return }
+    /// Applies one journal entry. With `rowsApplied`, the entry's rows are already in the table
+    /// (this state wrote the entry).
+    ///
+    /// Entries the base already holds are skipped, but only at the start of a journal
+    /// (`fromJournalStart`): a crash between the two renames of a compaction leaves them there.
+    /// Anywhere else an old sequence number means a writer appended from a stale view.
+    mutating func replay(_ entry: JournalEntry, path: String, fromJournalStart: Bool, rowsApplied: Bool = false) throws {
+        if entry.sequence <= journalSequence, fromJournalStart { return }
         guard entry.sequence == journalSequence + 1 else {
             throw DataStoreError(.corruptStore,
-                "\(path) skips from entry \(journalSequence) to \(entry.sequence): entries are missing. Restore the store from a backup.")
+                "\(path) has entry \(entry.sequence) after entry \(journalSequence): entries are missing or out of order. "
+                + "Restore the store from a backup.")
         }
+        appliedFromJournal = true
         if entry.erase == true {
             table.removeAll()
             foreignRows = [:]
@@ -154,14 +191,14 @@ struct StoreState: Sendable {
         let line = try Journal.line(for: entry)
         do {
             try FileIO.appendDurably(line, to: files.journal, expectedLength: journalOffset)
+            if journal == nil { journal = try OpenFile.open(files.journal) }
         } catch {
-            baseIdentity = nil   // what is in memory may be ahead of the files: read them again
+            base = nil   // what is in memory may be ahead of the files: read them again
             try? catchUp(files, cutTornTail: true)
             throw error
         }
         journalOffset += Int64(line.count)
-        journalIdentity = try FileIO.identity(files.journal)
-        try replay(entry, path: files.journal, rowsApplied: rowsApplied)
+        try replay(entry, path: files.journal, fromJournalStart: false, rowsApplied: rowsApplied)
     }
 
     /// The base file for the current state.
@@ -180,13 +217,22 @@ struct StoreState: Sendable {
     /// which replay skips by sequence.
     mutating func compact(_ files: StoreFiles) throws {
         let data = try baseFile().encoded()
-        try FileIO.replaceAtomically(files.base, with: data)
-        baseIdentity = try FileIO.identity(files.base)
-        baseSize = Int64(data.count)
-        if journalIdentity != nil {
-            try FileIO.replaceAtomically(files.journal, with: Data())
-            journalIdentity = try FileIO.identity(files.journal)
-            journalOffset = 0
+        do {
+            try FileIO.replaceAtomically(files.base, with: data)
+            base = try OpenFile.open(files.base)
+            baseSize = Int64(data.count)
+            if journal != nil {
+                try FileIO.replaceAtomically(files.journal, with: Data())
+                journal = try OpenFile.open(files.journal)
+                journalOffset = 0
+                appliedFromJournal = false
+            }
+        } catch {
+            // A rename may have happened before the failure (of the directory's flush, say):
+            // forget what was read, so that the next catch-up reloads whatever the files hold.
+            // Each step leaves a consistent pair of files.
+            base = nil
+            throw error
         }
     }
 }

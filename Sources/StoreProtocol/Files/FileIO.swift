@@ -41,23 +41,8 @@ public enum FileIO {
 
     /// Reads `path` from byte `offset` to its end.
     public static func read(_ path: String, from offset: Int64 = 0) throws -> Data {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure("open", path) }
-        defer { close(fd) }
-        var result = Data()
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var position = offset
-        while true {
-            let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(position)) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failure("read", path)
-            }
-            if count == 0 { break }
-            result.append(contentsOf: buffer[0..<count])
-            position += Int64(count)
-        }
-        return result
+        guard let file = try OpenFile.open(path) else { throw failure("open", path, errno: ENOENT) }
+        return try file.read(from: offset)
     }
 
     /// Throws the injected fault for `operation` on `path`, if a test installed one.
@@ -150,7 +135,7 @@ public enum FileIO {
     /// Replaces `path` with `data` atomically: write a temporary file, flush it, rename it over
     /// `path`, flush the directory. A crash leaves the old file or the new one, never a mix.
     public static func replaceAtomically(_ path: String, with data: Data) throws {
-        let temporary = path + ".tmp-\(getpid())"
+        let temporary = path + temporarySuffix + "\(getpid())"
         try injectFault(.create, temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failure("create", temporary) }
@@ -179,13 +164,13 @@ public final class FileLock: Sendable {
     /// A lock on `path`, created when first taken.
     public init(path: String) { self.path = path }
 
-    /// Runs `body` holding the lock; a shared lock on a lock file that does not exist (nothing
-    /// written yet) runs `body` without one.
+    /// Runs `body` holding the lock; a shared lock on a lock file that does not exist (no writer
+    /// has opened the store yet) runs `body` without one and creates nothing.
     /// - Throws: ``DataStoreError/Code/ioFailure`` when the lock file cannot be opened or locked.
     public func withLock<T>(exclusive: Bool, _ body: () throws -> T) throws -> T {
-        var fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        if fd < 0, !exclusive, errno == EACCES || errno == EROFS { fd = open(path, O_RDONLY | O_CLOEXEC) }
-        if fd < 0, !exclusive, errno == ENOENT { return try body() }   // nothing to read yet
+        // Readers never create the lock file: a read-only or failed open leaves nothing behind.
+        let fd = exclusive ? open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) : open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0, !exclusive, errno == ENOENT { return try body() }   // no writer yet: nothing to wait for
         guard fd >= 0 else { throw FileIO.failure("open the lock file", path) }
         defer { close(fd) }
         while flock(fd, exclusive ? LOCK_EX : LOCK_SH) != 0 {
