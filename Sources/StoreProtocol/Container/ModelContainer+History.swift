@@ -59,6 +59,11 @@ extension ModelContainer {
     private func perStore(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>, _ identifier: String,
                           sources: [DefaultHistorySource]) throws -> HistoryDescriptor<DefaultHistoryTransaction> {
         if let after = descriptor.after {
+            guard !after.positions.isEmpty else {
+                throw HistoryError(.foreignToken,
+                    "The history token holds no position in any store, so it cannot say where to resume. Use a token "
+                    + "a transaction or currentHistoryToken() returned, or no token for all history.")
+            }
             let unknown = Set(after.positions.keys).subtracting(sources.map(\.identifier))
             guard unknown.isEmpty else {
                 throw HistoryError(.foreignToken,

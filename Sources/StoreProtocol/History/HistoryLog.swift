@@ -57,9 +57,14 @@ public struct HistoryLog: Sendable {
     }
 
     /// Checks a token's position against a store's history, for any backend.
-    /// - Throws: ``HistoryError/Code/foreignToken`` when the position is ahead of the store;
+    /// - Throws: ``HistoryError/Code/foreignToken`` when the position is negative or ahead of the store;
     ///   ``HistoryError/Code/historyTokenExpired`` when history after it was deleted.
     public static func check(_ position: Int64, lastTransactionNumber: Int64, expiredThrough: Int64, storeIdentifier: String) throws {
+        guard position >= 0 else {
+            throw HistoryError(.foreignToken,
+                "The history token's position in store \(storeIdentifier) is \(position); positions are transaction numbers, "
+                + "0 or more. The token was not made by a store: discard it.")
+        }
         guard position <= lastTransactionNumber else {
             throw HistoryError(.foreignToken,
                 "The history token is at transaction \(position), but store \(storeIdentifier) has only "

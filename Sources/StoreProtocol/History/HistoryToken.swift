@@ -15,6 +15,26 @@ public struct DefaultHistoryToken: HistoryToken, CustomStringConvertible {
 
     public init(positions: [String: Int64]) { self.positions = positions }
 
+    private enum CodingKeys: String, CodingKey { case positions }
+
+    /// Decodes a token, refusing one that names no store or holds a negative position: such a
+    /// token was not made by a store, and read as given it would return all history or claim
+    /// to be expired.
+    /// - Throws: `DecodingError.dataCorrupted` saying what is wrong.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let positions = try container.decode([String: Int64].self, forKey: .positions)
+        guard !positions.isEmpty else {
+            throw DecodingError.dataCorruptedError(forKey: .positions, in: container,
+                debugDescription: "A history token holds a position in at least one store; this one holds none.")
+        }
+        if let (store, position) = positions.first(where: { $0.value < 0 }) {
+            throw DecodingError.dataCorruptedError(forKey: .positions, in: container,
+                debugDescription: "A history token's positions are transaction numbers, 0 or more; store \(store) has \(position).")
+        }
+        self.positions = positions
+    }
+
     /// The token of transaction `transactionNumber` of one store.
     public init(storeIdentifier: String, transactionNumber: Int64) {
         positions = [storeIdentifier: transactionNumber]

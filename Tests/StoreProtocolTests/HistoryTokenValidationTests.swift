@@ -1,0 +1,38 @@
+import Foundation
+import MemoryStore
+import StoreProtocol
+import Testing
+
+/// Issue 11: a token no store made is refused, never read as "everything" or "expired".
+@Suite struct HistoryTokenValidationTests {
+    final class Note: PersistentModel {
+        var id = UUID()
+        var text: String
+        init(_ text: String) { self.text = text }
+    }
+
+    @Test(arguments: ["{\"positions\":{}}", "{\"positions\":{\"S\":-1}}", "{}", "{\"positions\":{\"S\":\"1\"}}"])
+    func malformedTokensDoNotDecode(_ json: String) {
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(DefaultHistoryToken.self, from: Data(json.utf8)) }
+    }
+
+    @Test func aDecodedTokenRoundTrips() throws {
+        let token = DefaultHistoryToken(positions: ["A": 0, "B": 7])
+        #expect(try JSONDecoder().decode(DefaultHistoryToken.self, from: JSONEncoder().encode(token)) == token)
+    }
+
+    /// Built in code, the same tokens are foreign to every store: an empty one does not return
+    /// all history, a negative one does not read as expired.
+    @Test func tokensNamingNoStoreOrANegativePositionAreForeign() throws {
+        let container = try ModelContainer(for: Note.self, configurations: MemoryStoreConfiguration())
+        let context = ModelContext(container)
+        context.insert(Note("a"))
+        try context.save()
+        let store = container.stores[0].identifier
+        for token in [DefaultHistoryToken(positions: [:]), DefaultHistoryToken(storeIdentifier: store, transactionNumber: -1)] {
+            #expect(throws: HistoryError(.foreignToken, ""), "\(token)") {
+                try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(after: token))
+            }
+        }
+    }
+}
