@@ -5,7 +5,7 @@ import StoreProtocol
 /// with one row or transaction per line (readable, diffable):
 ///
 /// ```json
-/// {"format":"swift-data-stores/json-store","version":1,"storeIdentifier":"…","journalSequence":12,
+/// {"format":"swift-data-stores/json-store","version":2,"storeIdentifier":"…","journalSequence":12,
 /// "lastTransaction":40,"historyExpiredThrough":0,
 /// "entities":{
 /// "Trip":[
@@ -13,11 +13,19 @@ import StoreProtocol
 /// ]},
 /// "history":[
 /// {"transactionNumber":40,"author":"widget",…}
-/// ]}
+/// ],"checksum":"1c291ca3"}
 /// ```
+///
+/// The checksum (CRC-32, 8 hex digits) covers every byte before `,"checksum"`: a flipped bit or
+/// a lost run of bytes that still leaves valid JSON would otherwise read as other data. Version 1
+/// files, which have none, still read.
 struct BaseFile: Codable {
     static let formatName = "swift-data-stores/json-store"
-    static let currentVersion = 1
+    static let currentVersion = 2
+    /// The versions this library reads.
+    static let readableVersions: Set<Int64> = [1, 2]
+    /// `,"checksum":"xxxxxxxx"}` and the final newline.
+    private static let checksumTrailerLength = 24
 
     var format: String
     var version: Int
@@ -44,10 +52,21 @@ struct BaseFile: Codable {
                 "\(path) is JSON but not a JSON store (no \"format\": \"\(formatName)\"). "
                 + "Point the configuration at another file; this one was left untouched.")
         }
-        guard header["version"] == .int(Int64(currentVersion)) else {
+        guard case .int(let version)? = header["version"], readableVersions.contains(version) else {
             throw DataStoreError(.corruptStore,
-                "\(path) is a JSON store of format version \(header["version"] ?? .null); this library reads version "
-                + "\(currentVersion). Open it with the library version that wrote it; it was left untouched.")
+                "\(path) is a JSON store of format version \(header["version"] ?? .null); this library reads versions "
+                + "\(readableVersions.sorted().map(String.init).joined(separator: " and ")). Open it with the library version "
+                + "that wrote it; it was left untouched.")
+        }
+        if version >= 2 {
+            let covered = data.count - checksumTrailerLength
+            guard covered > 0, case .string(let stored)? = header["checksum"], let expected = UInt32(stored, radix: 16),
+                  data.dropFirst(covered).starts(with: Data(",\"checksum\":\"".utf8)),
+                  CRC32.checksum(data.prefix(covered)) == expected else {
+                throw DataStoreError(.corruptStore,
+                    "\(path) is a damaged JSON store: its checksum does not match its contents. Restore it from a backup; "
+                    + "it was left untouched.")
+            }
         }
         do {
             // Rows are read straight from the parsed values; only the small fields go through
@@ -105,7 +124,9 @@ struct BaseFile: Codable {
             add(index == 0 ? "\n" : ",\n")
             add(try encoder.encode(record))
         }
-        add("\n]}\n")
+        add("\n]")
+        let checksum = String(format: "%08x", CRC32.checksum(out))
+        add(",\"checksum\":\"\(checksum)\"}\n")
         return Data(out)
     }
 }

@@ -24,14 +24,21 @@ struct JournalEntry: Codable {
     }
 }
 
-/// The journal file: JSON lines, each framed as `<crc32 as 8 hex digits> <json>\n`, so that a
-/// line cut short by a crash, or damaged, is detected.
+/// The journal file: JSON lines, each framed as `<crc32 as 8 hex digits> <length> <json>\n`,
+/// where the checksum covers `<length> <json>` and the length counts the JSON's bytes.
+///
+/// The checksum tells a damaged or cut line; the length tells a line cut short by a crash (it
+/// ends before its declared length, at the end of the file) from damage that merged or grew
+/// lines (it runs past its declared length), so that damage is never cut away as if it were a
+/// torn write. Lines of version 1 stores (`<crc32> <json>`, the checksum over the JSON) still read.
 enum Journal {
     /// Frames an entry as one line.
     static func line(for entry: JournalEntry) throws -> Data {
         let json = SnapshotJSON.encode(try SnapshotEncoder().encode(entry))
-        var line = Data(String(format: "%08x ", CRC32.checksum(json)).utf8)
-        line.append(json)
+        var body = Data("\(json.count) ".utf8)
+        body.append(json)
+        var line = Data(String(format: "%08x ", CRC32.checksum(body)).utf8)
+        line.append(body)
         line.append(UInt8(ascii: "\n"))
         return line
     }
@@ -46,40 +53,84 @@ enum Journal {
 
     /// Reads whole, valid lines from `data` (which starts at file offset `start`).
     ///
-    /// A bad last line is a torn tail (a write a crash cut short) and is left out; a bad line
-    /// followed by more lines is damage in the middle.
+    /// Only the last line may be bad, and only as a write cut short leaves it (see
+    /// ``couldBeTorn(_:)``): that is a torn tail, left out. Any other bad line, and a line whose
+    /// checksum holds but whose entry does not decode, is damage.
     /// - Throws: ``DataStoreError/Code/corruptStore`` naming the file and byte offset.
     static func scan(_ data: Data, startingAt start: Int64, path: String) throws -> Scan {
         var scan = Scan(validLength: start, hasTornTail: false)
         var lineStart = data.startIndex
         while lineStart < data.endIndex {
-            guard let newline = data[lineStart...].firstIndex(of: UInt8(ascii: "\n")) else {
-                scan.hasTornTail = true   // no end of line: the last write was cut short
-                return scan
-            }
-            let line = data[lineStart..<newline]
+            let newline = data[lineStart...].firstIndex(of: UInt8(ascii: "\n"))
+            let lineEnd = newline.map { $0 + 1 } ?? data.endIndex
             let offset = start + Int64(lineStart - data.startIndex)
-            if let entry = parse(line) {
-                scan.entries.append((entry, start + Int64(newline + 1 - data.startIndex)))
-                scan.validLength = start + Int64(newline + 1 - data.startIndex)
-            } else if newline + 1 == data.endIndex {
-                scan.hasTornTail = true
-                return scan
-            } else {
+            switch frame(data[lineStart..<(newline ?? data.endIndex)]) {
+            case .valid(let json):
+                guard newline != nil else {   // whole but for its newline: the write was cut short
+                    scan.hasTornTail = true
+                    return scan
+                }
+                let entry: JournalEntry
+                do {
+                    entry = try SnapshotDecoder().decode(JournalEntry.self, from: SnapshotJSON.parse(json))
+                } catch {
+                    throw DataStoreError(.corruptStore,
+                        "\(path) has a journal line at byte \(offset) whose checksum holds but that does not decode: \(error). "
+                        + "It was written by another version or damaged in a way the checksum missed. Restore the store from "
+                        + "a backup; the files were left untouched.")
+                }
+                scan.entries.append((entry, start + Int64(lineEnd - data.startIndex)))
+                scan.validLength = start + Int64(lineEnd - data.startIndex)
+            case .bad(let declaredLength):
+                let rest = data.endIndex - lineStart
+                if lineEnd == data.endIndex, couldBeTorn(data[lineStart...], declaredLength: declaredLength, restLength: rest) {
+                    scan.hasTornTail = true
+                    return scan
+                }
                 throw DataStoreError(.corruptStore,
-                    "\(path) is damaged at byte \(offset): a journal line in the middle fails its checksum or "
-                    + "does not parse. Restore the store from a backup; the files were left untouched.")
+                    "\(path) is damaged at byte \(offset): a journal line fails its checksum or length, and it is not a "
+                    + "write cut short at the end of the file. Restore the store from a backup; the files were left untouched.")
             }
-            lineStart = newline + 1
+            lineStart = lineEnd
         }
         return scan
     }
 
-    private static func parse(_ line: Data) -> JournalEntry? {
+    private enum Frame {
+        case valid(json: Data.SubSequence)
+        /// The frame fails its checksum or shape; its declared total length, newline included,
+        /// when its header can be read.
+        case bad(declaredLength: Int?)
+    }
+
+    /// Checks one line (without its newline).
+    private static func frame(_ line: Data.SubSequence) -> Frame {
         guard line.count > 9, line[line.startIndex + 8] == UInt8(ascii: " "),
-              let expected = UInt32(String(decoding: line.prefix(8), as: UTF8.self), radix: 16) else { return nil }
-        let json = line.dropFirst(9)
-        guard CRC32.checksum(json) == expected else { return nil }
-        return try? SnapshotDecoder().decode(JournalEntry.self, from: SnapshotJSON.parse(json))
+              let expected = UInt32(String(decoding: line.prefix(8), as: UTF8.self), radix: 16) else { return .bad(declaredLength: nil) }
+        let body = line.dropFirst(9)
+        guard let first = body.first, first != UInt8(ascii: "{") else {
+            // Version 1: `<crc32> <json>`, the checksum over the JSON.
+            return CRC32.checksum(body) == expected ? .valid(json: body) : .bad(declaredLength: nil)
+        }
+        guard let space = body.prefix(20).firstIndex(of: UInt8(ascii: " ")),
+              let length = Int(String(decoding: body[body.startIndex..<space], as: UTF8.self)), length >= 0 else {
+            return .bad(declaredLength: nil)
+        }
+        let declared = 9 + (space - body.startIndex) + 1 + length + 1
+        guard CRC32.checksum(body) == expected, body.endIndex - (space + 1) == length else { return .bad(declaredLength: declared) }
+        return .valid(json: body[(space + 1)...])
+    }
+
+    /// Whether the bad last bytes of a journal can be a write a crash cut short: they begin as a
+    /// line does (`<8 hex digits> `), and are no longer than the line's declared length. A line
+    /// that runs past its length was merged with another or grown by damage.
+    private static func couldBeTorn(_ bytes: Data.SubSequence, declaredLength: Int?, restLength: Int) -> Bool {
+        for (offset, byte) in bytes.prefix(9).enumerated() {
+            let fits = offset == 8 ? byte == UInt8(ascii: " ")
+                : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+            if !fits { return false }
+        }
+        guard let declaredLength else { return true }
+        return restLength <= declaredLength
     }
 }

@@ -8,8 +8,10 @@ import StoreTestSupport
 //
 //   StoreTestHelper write json|log PATH AUTHOR SAVES BATCHSIZE   one save per line "ack N" on stdout
 //   StoreTestHelper read json|log PATH                           "records N", "transactions AUTHOR N"
-//   StoreTestHelper stress json|log DIRECTORY ROUNDS             kill a writer ROUNDS times; check every store
-//   StoreTestHelper stress-write json|log PATH SEED              the writer the stress rounds kill
+//   StoreTestHelper stress json|log DIRECTORY ROUNDS [WRITERS] [sabotage]
+//                                                                kill WRITERS writers (1) on one store ROUNDS times;
+//                                                                check every store; sabotage: writers acknowledge early
+//   StoreTestHelper stress-write json|log PATH SEED [sabotage]   a writer the stress rounds kill
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -61,15 +63,17 @@ do {
         try write(kind: arguments[2], path: arguments[3], author: arguments[4], saves: saves, batchSize: batch)
     case "read" where arguments.count == 4:
         try read(kind: arguments[2], path: arguments[3])
-    case "stress" where arguments.count == 5:
+    case "stress" where (5...7).contains(arguments.count):
         guard let rounds = Int(arguments[4]) else { fail("ROUNDS is a number") }
-        try stress(kind: arguments[2], directory: arguments[3], rounds: rounds)
-    case "stress-write" where arguments.count == 5:
+        guard let writers = arguments.count > 5 ? Int(arguments[5]) : 1, writers >= 1 else { fail("WRITERS is a number, 1 or more") }
+        try stress(kind: arguments[2], directory: arguments[3], rounds: rounds, writers: writers,
+                   sabotage: arguments.count == 7 && arguments[6] == "sabotage")
+    case "stress-write" where (5...6).contains(arguments.count):
         guard let seed = UInt64(arguments[4]) else { fail("SEED is a number") }
-        try stressWrite(kind: arguments[2], path: arguments[3], seed: seed)
+        try stressWrite(kind: arguments[2], path: arguments[3], seed: seed, sabotage: arguments.count == 6 && arguments[5] == "sabotage")
     default:
         fail("usage: StoreTestHelper write json|log PATH AUTHOR SAVES BATCHSIZE | read json|log PATH"
-             + " | stress json|log DIRECTORY ROUNDS | stress-write json|log PATH SEED")
+             + " | stress json|log DIRECTORY ROUNDS [WRITERS] [sabotage] | stress-write json|log PATH SEED [sabotage]")
     }
 } catch {
     fail("error: \(error)")

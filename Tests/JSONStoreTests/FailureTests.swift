@@ -56,32 +56,54 @@ import Testing
         #expect(steps >= 6, "the save and its compaction have \(steps) write steps")
     }
 
-    /// 2,000 damaged stores (`CORRUPT_INPUTS=10000 swift test --filter corruptFiles` for more): opening, fetching and reading history end in a typed error or a
-    /// read, never a crash or a hang, and a failed open changes no file.
+    /// 2,000 damaged stores (`CORRUPT_INPUTS=10000 swift test --filter corruptFiles` for more): opening, fetching and
+    /// reading history end in a typed error or a read of exactly the stored data (or of the data before the last save,
+    /// when the damage looks like a torn last line), never a crash, a hang or a read of less; a failed open changes no file.
     @Test func corruptFilesEndInTypedErrors() throws {
         let directory = try temporaryDirectory()
         let url = directory.appending(path: "store.json")
+        var states: [[String]] = []
         do {
             let container = try openContainer(url, compactionThreshold: 300)
-            try save((0..<6).map { "e\($0)" }, to: container, author: "app")
+            states.append(try state(container))
+            for title in (0..<6).map({ "e\($0)" }) {
+                try save([title], to: container, author: "app")
+                states.append(try state(container))
+            }
             let context = ModelContext(container)
             let entries = try context.fetch(FetchDescriptor<Entry>(sortBy: [SortDescriptor(\.title)]))
             entries[0].count = 9
             context.delete(entries[1])
             try context.save()
+            states.append(try state(container))
             try save(["late"], to: container)   // after the compaction: base and journal both hold data
+            states.append(try state(container))
         }
-        let report = try feedCorruptInputs(to: directory, cases: corruptInputCases(), seed: 7) { allowsSave in
-            let container = try openContainer(url, allowsSave: allowsSave)
-            _ = try titles(container)
-            _ = try transactionCount(container)
+        #expect(try state(try openContainer(url, allowsSave: false)) == states.last)
+        let report = try feedCorruptInputs(to: directory, cases: corruptInputCases(), seed: 7, statesAfterEachSave: states) { allowsSave in
+            try state(try openContainer(url, allowsSave: allowsSave))
         }
-        #expect(report.problems.isEmpty, "\(report.problems.prefix(5))")
-        let typedErrors = report.typedErrors, reads = report.reads
+        #expect(report.problems.isEmpty, "\(report.problems.count) problems: \(report.problems.prefix(5))")
+        let typedErrors = report.typedErrors, reads = report.allReads
         #expect(typedErrors + reads == 2 * corruptInputCases(), "every case ended in a typed error or a read")
         print("JSONStore corrupt inputs: \(corruptInputCases()) damaged stores, \(2 * corruptInputCases()) opens: "
-              + "\(typedErrors) typed errors, \(reads) reads, \(report.problems.count) problems")
+              + "\(typedErrors) typed errors, \(report.reads) exact reads, \(report.readsWithoutLastSave) reads without "
+              + "the last save (a torn last line), \(report.readsOfAnEarlierStateAfterACut) of an earlier save after a cut, "
+              + "\(report.problems.count) problems")
         #expect(typedErrors > 1_000, "most damage is detected: \(typedErrors) typed errors, \(reads) reads")
+    }
+
+    /// The corrupt-input loop's negative control: a read that returns less than the store held
+    /// is reported.
+    @Test func theCorruptInputLoopReportsAReadOfLess() throws {
+        let directory = try temporaryDirectory()
+        let url = directory.appending(path: "store.json")
+        try save(["a", "b", "c"], to: try openContainer(url))
+        let expected = try state(try openContainer(url))
+        let report = try feedCorruptInputs(to: directory, cases: 20, seed: 3, statesAfterEachSave: [expected]) { _ in
+            Array(expected.dropFirst())   // a "store" that silently loses a row
+        }
+        #expect(report.problems.count == 40)
     }
 
     /// The stress tool: writers making random inserts, updates and deletes, killed at random

@@ -124,17 +124,30 @@ public func corruptInputCases() -> Int {
 /// What feeding damaged files to a store found.
 public struct CorruptionReport: Sendable {
     public var typedErrors = 0
+    /// Reads that returned exactly what the store held before the damage.
     public var reads = 0
-    /// Untyped errors, and failed or read-only opens that changed a file.
+    /// Reads that returned the state before the last save: damage to the last record of a
+    /// journal or log reads as a write a crash cut short, and is cut as one.
+    public var readsWithoutLastSave = 0
+    /// Reads of an older state after a file was cut short: a file cut at a record boundary is
+    /// indistinguishable from one that never held the rest, without a length kept elsewhere.
+    public var readsOfAnEarlierStateAfterACut = 0
+    /// Untyped errors, reads that returned anything else (less, more, altered, or an older
+    /// state for damage other than a cut), and failed or read-only opens that changed a file.
     public var problems: [String] = []
+
+    public var allReads: Int { reads + readsWithoutLastSave + readsOfAnEarlierStateAfterACut }
 }
 
 /// Damages one file of `directory` (whose files are a valid store) `cases` times, and each
 /// time calls `read` twice, read-only and writable: it opens the store and reads everything.
-/// Each must end in a typed error or a read; a read-only open, or an open that fails with a
-/// ``DataStoreError``, must leave every file as it was.
+/// Each must end in a typed error or a read of exactly the undamaged store's data (the last of
+/// `statesAfterEachSave`), of the data before its last save (a torn last record), or, when the
+/// damage cut the file short, of an earlier save's data; a read-only open, or an open that
+/// fails with a ``DataStoreError``, must leave every file as it was.
 public func feedCorruptInputs(
-    to directory: URL, cases: Int, seed: UInt64, read: (_ allowsSave: Bool) throws -> Void
+    to directory: URL, cases: Int, seed: UInt64, statesAfterEachSave: [[String]],
+    read: (_ allowsSave: Bool) throws -> [String]
 ) throws -> CorruptionReport {
     let pristine = try directoryContents(directory)
     let files = pristine.keys.sorted()
@@ -152,8 +165,14 @@ public func feedCorruptInputs(
             let before = try directoryContents(directory)
             var mustBeUnchanged = !allowsSave
             do {
-                try read(allowsSave)
-                report.reads += 1
+                let data = try read(allowsSave)
+                switch statesAfterEachSave.lastIndex(of: data) {
+                case statesAfterEachSave.count - 1: report.reads += 1
+                case statesAfterEachSave.count - 2: report.readsWithoutLastSave += 1
+                case .some where what.hasPrefix("truncated") || damaged.isEmpty: report.readsOfAnEarlierStateAfterACut += 1
+                case .some(let saves): report.problems.append("a read returned the data after save \(saves + 1) of \(statesAfterEachSave.count) — \(context)")
+                case nil: report.problems.append("a read returned data the store never held — \(context)")
+                }
             } catch is DataStoreError {
                 report.typedErrors += 1
                 mustBeUnchanged = true
