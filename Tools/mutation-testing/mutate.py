@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Mutation testing for the store contract.
+
+Applies the mutations of mutations.py one at a time (each a bug someone could really write in a
+shared building block or a backend), builds, and runs the conformance suite; a mutation that the
+suite does not kill is then run against the whole test suite. Prints a table and the score:
+killed / (mutations that built and are not marked equivalent).
+
+    python3 Tools/mutation-testing/mutate.py            # every mutation (about 1-2 minutes each)
+    python3 Tools/mutation-testing/mutate.py --quick    # the quick subset
+    python3 Tools/mutation-testing/mutate.py T03 H01    # these mutations
+    python3 Tools/mutation-testing/mutate.py --check    # only check that every mutation still applies
+
+It builds in its own folder (.build-mutation) and always restores the mutated file. Uses only
+Python's standard library and the Swift toolchain.
+"""
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mutations import MUTATIONS, QUICK  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SCRATCH = os.path.join(ROOT, ".build-mutation")
+# The whole suite for survivors, with the slow harnesses at their small CI sizes.
+SUITE_ENV = {"CORRUPT_INPUTS": "200", "ROUNDTRIP_VALUES": "200", "POWERLOSS_ROUNDS": "20", "CONCURRENCY_SAVES": "50"}
+
+
+def run(arguments, timeout, env=None):
+    """Runs a command in the package; returns (passed, seconds, tail of its output)."""
+    start = time.time()
+    try:
+        done = subprocess.run(arguments, cwd=ROOT, capture_output=True, text=True, timeout=timeout,
+                              env={**os.environ, **(env or {})})
+        output = done.stdout + done.stderr
+        return done.returncode == 0, time.time() - start, output
+    except subprocess.TimeoutExpired:
+        return False, time.time() - start, "timed out (a hang counts as killed)"
+
+
+def failing_tests(output):
+    """The names of the failing tests in swift test's output, for the table."""
+    names = []
+    for line in output.splitlines():
+        if "✘ Test" in line and "failed after" in line:
+            name = line.split("✘ Test", 1)[1].split(" failed after")[0].strip()
+            name = name.split(" with ")[0]
+            if name not in names:
+                names.append(name)
+    return names
+
+
+def locate(mutation):
+    path = os.path.join(ROOT, mutation["file"])
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    return path, text, text.count(mutation["find"])
+
+
+def main(arguments):
+    check_only = "--check" in arguments
+    chosen = [a for a in arguments if not a.startswith("--")]
+    mutations = [m for m in MUTATIONS if (not chosen or m["id"] in chosen) and ("--quick" not in arguments or m["id"] in QUICK)]
+    stale = []
+    for mutation in mutations:
+        _, _, count = locate(mutation)
+        if count != 1:
+            stale.append(f'{mutation["id"]}: its text occurs {count} times in {mutation["file"]}')
+    if stale:
+        print("Mutations that no longer apply (update mutations.py):\n  " + "\n  ".join(stale))
+        return 2
+    if check_only:
+        print(f"{len(mutations)} mutations apply.")
+        return 0
+
+    print(f"Baseline build and conformance run in {SCRATCH} ...", flush=True)
+    built, _, output = run(["swift", "build", "--build-tests", "--scratch-path", SCRATCH], 1800)
+    if not built:
+        print(output[-3000:])
+        return 2
+    passed, _, output = run(["swift", "test", "--skip-build", "--scratch-path", SCRATCH, "--filter", "Conformance"], 1200)
+    if not passed:
+        print("The unmutated code fails the conformance suite:\n" + output[-3000:])
+        return 2
+
+    rows = []
+    for mutation in mutations:
+        path, original, _ = locate(mutation)
+        try:
+            if mutation.get("equivalent"):
+                rows.append((mutation, "equivalent", mutation["equivalent"]))
+                print(f'{mutation["id"]:5} equivalent    {mutation["what"]}', flush=True)
+                continue
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(original.replace(mutation["find"], mutation["replace"], 1))
+            built, _, output = run(["swift", "build", "--build-tests", "--scratch-path", SCRATCH], 1800)
+            if not built:
+                verdict, by = "did not build", ""
+            else:
+                passed, _, output = run(["swift", "test", "--skip-build", "--scratch-path", SCRATCH, "--filter", "Conformance"], 900)
+                if not passed:
+                    verdict, by = "killed", "conformance: " + ", ".join(failing_tests(output)[:3])
+                else:
+                    passed, _, output = run(["swift", "test", "--skip-build", "--scratch-path", SCRATCH], 1800, SUITE_ENV)
+                    verdict, by = ("survived", "") if passed else ("killed", "tests: " + ", ".join(failing_tests(output)[:3]))
+        finally:
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(original)
+        rows.append((mutation, verdict, by))
+        print(f'{mutation["id"]:5} {verdict:13} {mutation["what"]}' + (f"  [{by}]" if by else ""), flush=True)
+
+    print("\n| id | area | mutation | verdict | caught by |\n|---|---|---|---|---|")
+    for mutation, verdict, by in rows:
+        print(f'| {mutation["id"]} | {mutation["area"]} | {mutation["what"]} | {verdict} | {by} |')
+    scored = [r for r in rows if r[1] in ("killed", "survived")]
+    killed = sum(1 for r in scored if r[1] == "killed")
+    by_conformance = sum(1 for r in scored if r[1] == "killed" and r[2].startswith("conformance"))
+    equivalent = sum(1 for r in rows if r[1] == "equivalent")
+    unbuilt = sum(1 for r in rows if r[1] == "did not build")
+    score = 100.0 * killed / len(scored) if scored else 0.0
+    print(f"\nMutation score: {killed}/{len(scored)} killed ({score:.1f}%), {by_conformance} by the conformance suite; "
+          f"{equivalent} equivalent, {unbuilt} did not build.")
+    return 0 if killed == len(scored) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

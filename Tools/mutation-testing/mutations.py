@@ -1,0 +1,157 @@
+"""The mutations: each one realistic bug, as text to find (exactly once) in a file and its
+replacement. `equivalent` marks a mutation that changes nothing observable, with the reason; it
+is listed but not scored."""
+
+TABLE = "Sources/StoreProtocol/Store/SnapshotTable.swift"
+QUERY = "Sources/StoreProtocol/Store/SnapshotQuery.swift"
+DESCRIPTOR = "Sources/StoreProtocol/Store/FetchDescriptor.swift"
+HISTORY = "Sources/StoreProtocol/History/HistoryLog.swift"
+TOKEN = "Sources/StoreProtocol/History/HistoryToken.swift"
+CONTAINER_HISTORY = "Sources/StoreProtocol/Container/ModelContainer+History.swift"
+CONTEXT = "Sources/StoreProtocol/Container/ModelContext.swift"
+CONTEXT_FETCH = "Sources/StoreProtocol/Container/ModelContext+Fetch.swift"
+SNAPSHOT = "Sources/StoreProtocol/Snapshot/DataStoreSnapshot.swift"
+ENCODER = "Sources/StoreProtocol/Snapshot/SnapshotEncoder.swift"
+MEMORY = "Sources/MemoryStore/MemoryStore.swift"
+
+
+def m(id, area, file, what, find, replace, equivalent=None):
+    mutation = {"id": id, "area": area, "file": file, "what": what, "find": find, "replace": replace}
+    if equivalent:
+        mutation["equivalent"] = equivalent
+    return mutation
+
+
+MUTATIONS = [
+    # The table: rows, upserts, unique indices, undo.
+    m("T01", "table", TABLE, "an insert whose id is stored no longer updates it unless a unique attribute collides",
+      "let existingKey = rows.slotByKey[id.primaryKey] != nil ? id.primaryKey : rows.collision(with: snapshot.values, excluding: nil)",
+      "let existingKey = rows.collision(with: snapshot.values, excluding: nil)"),
+    m("T02", "table", TABLE, "an update for a row another writer deleted resurrects it",
+      "guard let stored = rows.row(id.primaryKey) else { continue }\n                let changed = snapshot.changedAttributes(from: stored.values)",
+      "let stored = rows.row(id.primaryKey) ?? DefaultSnapshot(persistentIdentifier: id, values: [:])\n                let changed = snapshot.changedAttributes(from: stored.values)"),
+    m("T03", "table", TABLE, "a failed save's undo steps replayed in forward order",
+      "for step in undo.reversed() {", "for step in undo {"),
+    m("T04", "table", TABLE, "slot compaction after mass deletes does not re-map keys",
+      "for (index, row) in live.enumerated() { slotByKey[row.persistentIdentifier.primaryKey] = index }", "_ = live.count"),
+    m("T05", "table", TABLE, "a changed row's old unique values stay in the index",
+      "removeFromIndices(old)\n            slots[slot] = snapshot", "slots[slot] = snapshot"),
+    m("T06", "table", TABLE, "a removed row's unique values stay in the index",
+      "removeFromIndices(old)\n        slots[slot] = nil", "slots[slot] = nil"),
+    m("T07", "table", TABLE, "nil values collide on unique constraints",
+      "guard let value = values[name], value != .null else { return nil }", "guard let value = values[name] else { return nil }"),
+    m("T08", "table", TABLE, "a row collides with itself when it is rewritten",
+      "if owner != primaryKey { return owner }", "return owner"),
+    m("T09", "table", TABLE, "tombstones keep every attribute, not only the preserved ones",
+      "let preserved = stored.values.filter { rows.entity.preservedOnDeletion.contains($0.key) }", "let preserved = stored.values"),
+    m("T10", "table", TABLE, "an update that changes nothing is still recorded",
+      "guard !changed.isEmpty else { continue }\n                undo.append((id.entityName, id.primaryKey, stored))",
+      "undo.append((id.entityName, id.primaryKey, stored))"),
+    m("T11", "table", TABLE, "a unique collision's update takes the new model's id instead of keeping the stored one",
+      'merged["id"] = stored.values["id"]', "_ = stored"),
+    m("T12", "table", TABLE, "a unique collision is not reported as a remapped identifier",
+      "result.remappedIdentifiers[id] = stored.persistentIdentifier", "_ = id"),
+    m("T13", "table", TABLE, "count includes deleted slots",
+      "entities[entityName]?.slotByKey.count ?? 0", "entities[entityName]?.slots.count ?? 0"),
+    m("T14", "table", TABLE, "a delete of a row that is gone records a change",
+      "guard let stored = rows.row(id.primaryKey) else { continue }\n                undo.append((id.entityName, id.primaryKey, stored))\n                rows.remove(id.primaryKey)",
+      "let stored = rows.row(id.primaryKey) ?? DefaultSnapshot(persistentIdentifier: id, values: [:])\n                undo.append((id.entityName, id.primaryKey, stored))\n                rows.remove(id.primaryKey)"),
+    m("T15", "table", TABLE, "an update with a unique collision is not refused",
+      "if let owner = collision(with: snapshot.values, excluding: key) {", "if false, let owner = collision(with: snapshot.values, excluding: key) {"),
+    m("T16", "table", TABLE, "updatedAttributes of an update lists every attribute",
+      "let changed = snapshot.changedAttributes(from: stored.values)\n                guard !changed.isEmpty else { continue }\n                undo.append((id.entityName, id.primaryKey, stored))",
+      "let changed = snapshot.changedAttributes(from: stored.values).isEmpty ? [] : Array(snapshot.values.keys).sorted()\n                guard !changed.isEmpty else { continue }\n                undo.append((id.entityName, id.primaryKey, stored))"),
+
+    # Queries over snapshots and paging.
+    m("Q01", "query", QUERY, "sorting by only the first SortDescriptor", "for sort in sortBy {", "for sort in sortBy.prefix(1) {"),
+    m("Q02", "query", QUERY, "the no-predicate, no-sort fast path ignores offset and limit",
+      "return Array(descriptor.page(Array(snapshots)))", "return Array(snapshots)"),
+    m("Q03", "query", QUERY, "the id fast path ignores offset and limit",
+      "return Array(descriptor.page(snapshots.filter { $0.persistentIdentifier.primaryKey == key }))",
+      "return snapshots.filter { $0.persistentIdentifier.primaryKey == key }"),
+    m("Q04", "query", QUERY, "a predicate that throws selects nothing instead of failing",
+      'throw DataStoreError(.invalidPredicate, "The predicate could not be evaluated on \\(T.self): \\(error).")', "return false"),
+    m("Q05", "query", QUERY, "a descending sort is read as ascending",
+      "case .orderedDescending: return false", "case .orderedDescending: return true"),
+    m("Q06", "query", QUERY, "the id fast path matches any id",
+      "if let equal = expression as? PredicateExpressions.Equal<Attribute, Constant>, isID(equal.lhs) {\n            return PersistentIdentifier.primaryKey(equal.rhs.value)",
+      "if let equal = expression as? PredicateExpressions.Equal<Attribute, Constant>, !isID(equal.lhs) {\n            return PersistentIdentifier.primaryKey(equal.rhs.value)"),
+    m("P01", "query", DESCRIPTOR, "fetchOffset ignored", "let start = min(results.count, max(0, fetchOffset ?? 0)) + results.startIndex",
+      "let start = results.startIndex"),
+    m("P02", "query", DESCRIPTOR, "fetchLimit off by one", "min(results.endIndex, start + max(0, $0))", "min(results.endIndex, start + max(0, $0) + 1)"),
+
+    # History: tokens, expiry, retention, merging.
+    m("H01", "history", HISTORY, "history after a token includes the token's own transaction",
+      "if records[mid].transactionNumber <= position { low = mid + 1 } else { high = mid }",
+      "if records[mid].transactionNumber < position { low = mid + 1 } else { high = mid }"),
+    m("H02", "history", HISTORY, "a token exactly at the deletion watermark reads as expired",
+      "guard position >= expiredThrough else {", "guard position > expiredThrough else {"),
+    m("H03", "history", HISTORY, "a token one ahead of the store is accepted",
+      "guard position <= lastTransactionNumber else {", "guard position <= lastTransactionNumber + 1 else {"),
+    m("H04", "history", HISTORY, "deleting history up to a transaction does not expire older tokens",
+      "records.removeAll { $0.transactionNumber <= bound }\n        expiredThrough = bound", "records.removeAll { $0.transactionNumber <= bound }"),
+    m("H05", "history", HISTORY, "retention by count keeps one transaction too many",
+      "if let maximum = retention.maximumTransactions, count > max(0, maximum) {",
+      "if let maximum = retention.maximumTransactions, count > max(0, maximum) + 1 {"),
+    m("H06", "history", HISTORY, "deleting chosen transactions does not expire tokens before them",
+      "expiredThrough = max(expiredThrough, newest)", "_ = newest"),
+    m("H07", "history", HISTORY, "erasing forgets the transaction counter's watermark",
+      "expiredThrough = lastTransactionNumber", "expiredThrough = 0"),
+    m("H08", "history", TOKEN, "equal tokens compare as less", "if left < right { someBehind = true }", "if left <= right { someBehind = true }"),
+    m("H09", "history", CONTAINER_HISTORY, "merged tokens do not advance with the transactions of several stores",
+      "positions[merged[index].storeIdentifier] = merged[index].transactionIdentifier", "_ = positions"),
+    m("H10", "history", CONTAINER_HISTORY, "several stores' transactions are not merged in time order",
+      "if sources.count > 1 {\n            merged.sort", "if sources.count > 99 {\n            merged.sort"),
+
+    # The context: identity map, change tracking, rollback, ordering.
+    m("C01", "context", CONTEXT, "changes sent in registration-table order, not the order they were made",
+      "for registration in registrations.values.sorted(by: { $0.order < $1.order }) {", "for registration in registrations.values {"),
+    m("C02", "context", CONTEXT, "deletes sent in table order, not the order they were made",
+      "plan.deleted.sort { $0.0.deleteOrder < $1.0.deleteOrder }", "_ = plan.deleted"),
+    m("C03", "context", CONTEXT, "rollback keeps changed values", "if let baseline = registration.baseline { try? restore(registration, to: baseline) }",
+      "_ = registration.baseline"),
+    m("C04", "context", CONTEXT, "an insert deleted before its save is still deleted in the store (and re-sent)",
+      "            case .inserted: registrations[id] = nil\n            case .persisted:\n                registration.state = .deleted",
+      "            case .inserted: registration.state = .deleted\n            case .persisted:\n                registration.state = .deleted"),
+    m("C05", "context", CONTEXT, "a saved update's baseline is not advanced (the next save sends it again)",
+      "registration.baseline = result.snapshotsToReregister[snapshot.persistentIdentifier]?.values ?? snapshot.values", "_ = snapshot"),
+    m("C06", "context", CONTEXT, "a saved insert keeps no baseline (the next save sends every attribute again)",
+      "registration.state = .persisted\n            registration.baseline = snapshot.values", "registration.state = .persisted"),
+    m("C07", "context", CONTEXT, "a collision's instance is not re-registered under the stored identifier",
+      "registrations[storedID] = registration", "_ = storedID"),
+    m("C08", "context", CONTEXT, "hasChanges ignores pending inserts and deletes",
+      "guard state == .persisted, let baseline else { return state != .persisted }", "guard state == .persisted, let baseline else { return false }"),
+    m("C09", "context", CONTEXT, "deleting an unregistered model is ignored",
+      "        registration.deleteOrder = registration.order\n        registrations[id] = registration", "        _ = registration"),
+    m("C10", "context", CONTEXT_FETCH, "fetchIdentifiers ignores the context's pending changes",
+      "if descriptor.includePendingChanges, try hasPendingChanges(for: T.self) {\n            return try fetch(descriptor).map { $0.persistentModelID }",
+      "if false, try hasPendingChanges(for: T.self) {\n            return try fetch(descriptor).map { $0.persistentModelID }"),
+    m("C11", "context", CONTEXT_FETCH, "fetchCount ignores the context's pending changes",
+      "if descriptor.includePendingChanges, try hasPendingChanges(for: T.self) { return try fetch(descriptor).count }",
+      "if false, try hasPendingChanges(for: T.self) { return try fetch(descriptor).count }"),
+    m("C12", "context", CONTEXT_FETCH, "fetch ignores pending changes",
+      "guard descriptor.includePendingChanges, try hasPendingChanges(for: T.self) else {", "guard false, try hasPendingChanges(for: T.self) else {"),
+    m("C13", "context", CONTEXT_FETCH, "enumerate does not notice mutations during the enumeration",
+      "if guardMutations, hasChanges {", "if guardMutations, false {"),
+
+    # Snapshots and the coder.
+    m("S01", "coder", SNAPSHOT, "an attribute set to nil is not a change",
+      "for (name, value) in other where values[name] == nil && value != .null { changed.append(name) }", "_ = other"),
+    m("S02", "coder", SNAPSHOT, "changed attributes compared by name only",
+      "for (name, value) in values where (other[name] ?? .null) != value { changed.append(name) }",
+      "for (name, _) in values where other[name] == nil { changed.append(name) }"),
+    m("S03", "coder", ENCODER, "unsigned values above Int64.max wrap around",
+      "if let small = Int64(exactly: v) { return .int(small) }\n        return .unsigned(UInt64(v))",
+      "if let small = Int64(exactly: v) { return .int(small) }\n        return .int(Int64(truncatingIfNeeded: v))"),
+
+    # The memory store.
+    m("M01", "memory", MEMORY, "a save that changes nothing records a transaction",
+      "if !outcome.changes.isEmpty {\n                state.history.append", "if true {\n                state.history.append"),
+    m("M03", "memory", MEMORY, "fetchCount's fast path ignores offset and limit",
+      "if descriptor.predicate == nil, !descriptor.isPaged {", "if descriptor.predicate == nil {"),
+    m("M02", "memory", MEMORY, "retention is not applied after a save",
+      "state.history.apply(configuration.historyRetention)", "_ = configuration.historyRetention"),
+]
+
+# A quick subset: one or two per area, for a check that the tool and the suite still work.
+QUICK = ["T01", "T03", "Q01", "H01", "C01", "M01"]
