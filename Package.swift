@@ -53,6 +53,11 @@ let package = Package(
             name: "TripsTests",
             dependencies: ["trips", "StoreProtocol", "JSONStore", "LogStore", "MemoryStore", "StoreTestHelper", "StoreTestSupport"],
             swiftSettings: swiftSettings),
+        // Deliberately broken stores that the conformance suite must fail.
+        .testTarget(
+            name: "ConformanceNegativeControls",
+            dependencies: ["StoreConformance", "StoreProtocol", "MemoryStore"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "Conformance",
             dependencies: ["StoreConformance", "StoreProtocol", "MemoryStore", "JSONStore", "LogStore"],

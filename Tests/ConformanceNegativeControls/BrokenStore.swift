@@ -1,0 +1,100 @@
+import Foundation
+import MemoryStore
+import StoreProtocol
+
+/// A store that keeps the contract but for one flaw: the conformance suite's negative control.
+/// Each flaw is a bug a backend author could really write; the suite must catch every one.
+enum Flaw: String, CaseIterable, Sendable {
+    /// Answers fetches without applying `fetchOffset` and `fetchLimit`.
+    case ignoresPaging
+    /// Answers sorted fetches unsorted.
+    case ignoresSort
+    /// Reads history from the token's own transaction on, not after it.
+    case repeatsTheTokensTransaction
+    /// Lists each transaction's changes in reverse order.
+    case reversesChanges
+    /// Stores an insert whose id is already stored as a second row.
+    case duplicatesInsertsOfAStoredID
+    /// Saves inserts and updates but drops deletes.
+    case dropsDeletes
+}
+
+struct BrokenStoreConfiguration: DataStoreConfiguration {
+    typealias Store = BrokenStore
+    var name = "broken"
+    var schema: Schema?
+    var allowsSave = true
+    /// `nil`: the wrapped store as it is, the control's control.
+    let flaw: Flaw?
+}
+
+/// A ``MemoryStore`` behind one ``Flaw``.
+final class BrokenStore: DataStore, HistoryProviding {
+    typealias Snapshot = DefaultSnapshot
+    typealias HistoryType = DefaultHistoryTransaction
+
+    let configuration: BrokenStoreConfiguration
+    private let inner: MemoryStore
+    var identifier: String { inner.identifier }
+    var schema: Schema { inner.schema }
+
+    init(_ configuration: BrokenStoreConfiguration) throws {
+        self.configuration = configuration
+        inner = try MemoryStore(MemoryStoreConfiguration(schema: configuration.schema))
+    }
+
+    private var flaw: Flaw? { configuration.flaw }
+
+    func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
+        var descriptor = request.descriptor
+        if flaw == .ignoresPaging {
+            descriptor.fetchOffset = nil
+            descriptor.fetchLimit = nil
+        }
+        if flaw == .ignoresSort { descriptor.sortBy = [] }
+        let result = try inner.fetch(DataStoreFetchRequest(descriptor: descriptor, editingState: request.editingState))
+        return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: result.fetchedSnapshots)
+    }
+
+    func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
+        var request = request
+        if flaw == .duplicatesInsertsOfAStoredID {
+            request.inserted = request.inserted.map { snapshot in
+                let id = snapshot.persistentIdentifier
+                guard isStored(id) else { return snapshot }
+                var values = snapshot.values
+                values["id"] = .uuid(UUID())
+                return DefaultSnapshot(persistentIdentifier: PersistentIdentifier(entityName: id.entityName, primaryKey: values["id"]!),
+                                       values: values)
+            }
+        }
+        if flaw == .dropsDeletes { request.deleted = [] }
+        return try inner.save(request)
+    }
+
+    func erase() throws { try inner.erase() }
+
+    func fetchHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws -> [DefaultHistoryTransaction] {
+        var descriptor = descriptor
+        if flaw == .repeatsTheTokensTransaction, let after = descriptor.after {
+            descriptor.after = DefaultHistoryToken(positions: after.positions.mapValues { max(0, $0 - 1) })
+        }
+        return try inner.fetchHistory(descriptor).map { transaction in
+            var transaction = transaction
+            if flaw == .reversesChanges { transaction.changes.reverse() }
+            return transaction
+        }
+    }
+
+    func deleteHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws { try inner.deleteHistory(descriptor) }
+
+    func currentHistoryToken() throws -> DefaultHistoryToken? { try inner.currentHistoryToken() }
+
+    private func isStored(_ id: PersistentIdentifier) -> Bool {
+        guard let type = schema.entity(named: id.entityName)?.modelType else { return false }
+        func run<T: PersistentModel>(_ type: T.Type) -> Bool {
+            (try? inner.fetchIdentifiers(DataStoreFetchRequest(descriptor: FetchDescriptor<T>())))?.contains(id) ?? false
+        }
+        return run(type)
+    }
+}

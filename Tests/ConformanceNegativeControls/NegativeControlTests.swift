@@ -1,0 +1,37 @@
+import StoreConformance
+import StoreProtocol
+import Testing
+
+/// The suite's negative control: each broken store must fail the cases named here (and the
+/// run reports which others caught it). A case that stops checking anything shows up as a
+/// flaw that is no longer caught.
+@Suite struct NegativeControlTests {
+    static let catchers: [Flaw: String] = [
+        .ignoresPaging: "store/aStoreAnswersOffsetLimitAndSortExactly",
+        .ignoresSort: "store/aStoreAnswersOffsetLimitAndSortExactly",
+        .repeatsTheTokensTransaction: "tokens/afterATokenComesExactlyWhatWasSavedLater",
+        .reversesChanges: "history/changesKeepTheOrderTheyWereMade",
+        .duplicatesInsertsOfAStoredID: "upserts/anInsertWithAStoredIDUpdatesThatModel",
+        .dropsDeletes: "crud/deletesAreSaved",
+    ]
+
+    @Test(arguments: Flaw.allCases)
+    func theSuiteCatches(_ flaw: Flaw) async throws {
+        let target = ConformanceTarget(name: "broken (\(flaw))", capabilities: [.history, .updates, .historyDeletion]) {
+            BrokenStoreConfiguration(flaw: flaw)
+        }
+        let failed = Set(await ConformanceSuite.run(target).map(\.0.description))
+        let catcher = try #require(Self.catchers[flaw])
+        #expect(ConformanceSuite.allCases.contains { $0.description == catcher }, "\(catcher) is a case of the suite")
+        #expect(failed.contains(catcher), "\(flaw) is caught by \(catcher); failing cases: \(failed.sorted())")
+    }
+
+    /// The same store without a flaw passes: the failures above come from the flaws.
+    @Test func theWrapperWithoutAFlawConforms() async throws {
+        let target = ConformanceTarget(name: "wrapped memory store", capabilities: [.history, .updates, .historyDeletion]) {
+            BrokenStoreConfiguration(flaw: nil)
+        }
+        let failed = await ConformanceSuite.run(target).map { "\($0.0): \($0.1)" }
+        #expect(failed.isEmpty, "\(failed)")
+    }
+}
