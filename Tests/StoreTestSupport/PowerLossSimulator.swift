@@ -384,3 +384,52 @@ public final class PowerLossSimulator: @unchecked Sendable {
         return inode(path)
     }
 }
+
+/// The settings and figures of a run of power-loss rounds, shared by the stores' tests.
+public struct PowerLossTally: Sendable, CustomStringConvertible {
+    /// Rounds to run: `POWERLOSS_ROUNDS`, or `defaultRounds` (small, for CI).
+    public static func rounds(default defaultRounds: Int) -> Int {
+        ProcessInfo.processInfo.environment["POWERLOSS_ROUNDS"].flatMap(Int.init) ?? defaultRounds
+    }
+
+    /// The first round's seed: `POWERLOSS_SEED`, or a fixed one so that CI runs the same rounds.
+    public static var seed: UInt64 {
+        ProcessInfo.processInfo.environment["POWERLOSS_SEED"].flatMap { UInt64($0) } ?? 0x5EED_0011
+    }
+
+    public var rounds = 0
+    /// Where the power went: "open", "append", "compaction", "seal", "retention", "flush", or
+    /// "after" (once the whole workload had run).
+    public var phases: [String: Int] = [:]
+    public var unsyncedOperations = 0
+    public var lostOperations = 0
+    public var garbledBlocks = 0
+    /// The save in flight at the power loss (unacknowledged) came back whole, or not at all.
+    public var inFlightPresent = 0
+    public var inFlightAbsent = 0
+    /// Unacknowledged saves (beyond the last flush, with periodic durability) that came back.
+    public var unflushedKept = 0
+    public var unflushedLost = 0
+    /// Failures: acknowledged data missing, data not as saved (or half a save), open failing.
+    public var lost = 0
+    public var altered = 0
+    public var corruptOnOpen = 0
+    /// A description of each failing round, seed first.
+    public var failures: [String] = []
+
+    public init() {}
+
+    public var description: String {
+        "\(rounds) rounds; power lost during \(phases.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); "
+            + "\(unsyncedOperations) unsynced operations, \(lostOperations) lost, \(garbledBlocks) blocks garbled; "
+            + "in-flight save present \(inFlightPresent), absent \(inFlightAbsent); unflushed saves kept \(unflushedKept), lost \(unflushedLost); "
+            + "FAILURES: lost \(lost), altered \(altered), corrupt on open \(corruptOnOpen)"
+    }
+
+    /// Counts what a rewind did.
+    public mutating func add(_ report: PowerLossSimulator.Report) {
+        unsyncedOperations += report.unsynced.count
+        lostOperations += report.lost.count
+        garbledBlocks += report.garbled.count
+    }
+}
