@@ -202,8 +202,7 @@ struct TransactionSummary: Equatable, CustomStringConvertible {
         do {
             found = try contents(try open(url, threshold: threshold, retention: retention))
         } catch {
-            tally.corruptOnOpen += 1
-            tally.failures.append("\(context): reopening failed: \(error)")
+            tally.failedToOpen(error, round: context)
             return
         }
         let acknowledged = rowsAfter.count - 1

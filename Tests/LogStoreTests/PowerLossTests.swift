@@ -185,8 +185,7 @@ import Testing
         do {
             found = try contents(try open(settings).0)
         } catch {
-            tally.corruptOnOpen += 1
-            tally.failures.append("\(context): reopening failed: \(error)")
+            tally.failedToOpen(error, round: context)
             return
         }
         var problems: [String] = []

@@ -273,12 +273,17 @@ public final class PowerLossSimulator: @unchecked Sendable {
             report.lost.append(operation.what)
         }
         if garbles {
-            var lastWrite: [UInt64: Operation] = [:]
+            // The last surviving write of each file, in the order the files were first written
+            // (not by inode number, which differs from run to run: a seed must replay exactly).
+            var lastWrite: [UInt64: Int] = [:]
+            var files: [UInt64] = []
             for (index, operation) in unsynced.enumerated() where !lost[index] {
-                if case .write = operation.change { lastWrite[operation.inode] = operation }
+                guard case .write = operation.change else { continue }
+                if lastWrite[operation.inode] == nil { files.append(operation.inode) }
+                lastWrite[operation.inode] = index
             }
-            for inode in lastWrite.keys.sorted() where Bool.random(using: &generator) {
-                if let what = garble(lastWrite[inode]!, remap: remap, using: &generator) { report.garbled.append(what) }
+            for inode in files where Bool.random(using: &generator) {
+                if let what = garble(unsynced[lastWrite[inode]!], remap: remap, using: &generator) { report.garbled.append(what) }
             }
         }
         for fd in pinned { close(fd) }
@@ -320,7 +325,11 @@ public final class PowerLossSimulator: @unchecked Sendable {
                 Self.resize(path, to: oldLength)
             }
         case .create:
-            if Self.inode(operation.path) == operation.inode { unlink(operation.path) }
+            guard Self.inode(operation.path) == operation.inode else { return }
+            // Held open, so that a file recreated later in the rewind does not get its inode
+            // number and receive the undo (or garbling) meant for this one.
+            pin(operation.path)
+            unlink(operation.path)
         case .rename(let from, let replaced):
             guard Self.inode(operation.path) == operation.inode, Self.stat(from) == nil else { return }
             rename(operation.path, from)
@@ -414,6 +423,8 @@ public struct PowerLossTally: Sendable, CustomStringConvertible {
     public var lost = 0
     public var altered = 0
     public var corruptOnOpen = 0
+    /// How many reopenings failed with each error (paths and numbers left out).
+    public var corruptReasons: [String: Int] = [:]
     /// A description of each failing round, seed first.
     public var failures: [String] = []
 
@@ -424,6 +435,17 @@ public struct PowerLossTally: Sendable, CustomStringConvertible {
             + "\(unsyncedOperations) unsynced operations, \(lostOperations) lost, \(garbledBlocks) blocks garbled; "
             + "in-flight save present \(inFlightPresent), absent \(inFlightAbsent); unflushed saves kept \(unflushedKept), lost \(unflushedLost); "
             + "FAILURES: lost \(lost), altered \(altered), corrupt on open \(corruptOnOpen)"
+            + (corruptReasons.isEmpty ? "" : " \(corruptReasons.sorted { $0.value > $1.value }.map { "\($0.value)× \($0.key)" })")
+    }
+
+    /// Counts a reopening that failed with `error`, in the round described by `round`.
+    public mutating func failedToOpen(_ error: any Error, round: String) {
+        corruptOnOpen += 1
+        let reason = "\(error)".split(separator: " ").map { word in
+            word.contains("/") ? "PATH" : word.allSatisfy({ $0.isNumber || $0 == "." || $0 == "," }) ? "N" : String(word)
+        }.joined(separator: " ")
+        corruptReasons[String(reason.prefix(100)), default: 0] += 1
+        failures.append("\(round): reopening failed: \(error)")
     }
 
     /// Counts what a rewind did.
