@@ -27,20 +27,34 @@ public enum FileFaults {
     public typealias Hook = @Sendable (Operation, String) -> Fault?
 
     private static let hooks = Locked<[UUID: Hook]>([:])
+    #if canImport(Synchronization)
+    /// How many hooks are installed, so that a file operation checks with one atomic load, not
+    /// a lock and a copy of the hooks, when there are none (always, outside tests).
+    private static let hookCount = Atomic<Int>(0)
+    #endif
 
     /// Installs a hook until ``remove(_:)``. Scope it by path: tests run in parallel, and every
     /// installed hook sees every operation.
     public static func install(_ hook: @escaping Hook) -> UUID {
         let key = UUID()
         hooks.withLock { $0[key] = hook }
+        #if canImport(Synchronization)
+        hookCount.add(1, ordering: .relaxed)
+        #endif
         return key
     }
 
     public static func remove(_ key: UUID) {
-        hooks.withLock { $0[key] = nil }
+        let removed = hooks.withLock { $0.removeValue(forKey: key) }
+        #if canImport(Synchronization)
+        if removed != nil { hookCount.subtract(1, ordering: .relaxed) }
+        #endif
     }
 
     static func fault(_ operation: Operation, _ path: String) -> Fault? {
+        #if canImport(Synchronization)
+        guard hookCount.load(ordering: .relaxed) > 0 else { return nil }
+        #endif
         let current = hooks.withLock { Array($0.values) }
         for hook in current { if let fault = hook(operation, path) { return fault } }
         return nil
