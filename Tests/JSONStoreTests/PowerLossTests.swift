@@ -101,12 +101,12 @@ struct TransactionSummary: Equatable, CustomStringConvertible {
             url: url, historyRetention: retention, compactionThreshold: threshold))
     }
 
-    func contents(_ container: ModelContainer) throws -> (rows: [UUID: LedgerRow], history: [TransactionSummary]) {
+    func contents(_ container: ModelContainer) throws -> Expected {
         let models = try ModelContext(container).fetch(FetchDescriptor<Ledger>())
         var rows: [UUID: LedgerRow] = [:]
         for model in models { rows[model.id] = model.row }
         let history = try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).map(TransactionSummary.init)
-        return (rows, history.sorted { $0.number < $1.number })
+        return Expected(rows: rows, history: history.sorted { $0.number < $1.number })
     }
 
     func round(seed: UInt64, sabotage: PowerLossSimulator.Sabotage, into tally: inout PowerLossTally) throws {
@@ -114,74 +114,72 @@ struct TransactionSummary: Equatable, CustomStringConvertible {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appending(path: "store.json")
-        let saves = Int.random(in: 3...24, using: &generator)
+        let steps = Int.random(in: 3...24, using: &generator)
         let threshold = [150, 400, 1_500].randomElement(using: &generator)!
         let retention = Bool.random(using: &generator) ? HistoryRetention.unlimited
             : HistoryRetention(maximumTransactions: Int.random(in: 2...6, using: &generator))
-        let crashAt = Int.random(in: 1...(saves * 6 + 10), using: &generator)
+        let crashAt = Int.random(in: 1...(steps * 6 + 10), using: &generator)
         let lossProbability = [0, 0.5, 1, Double.random(in: 0...1, using: &generator)].randomElement(using: &generator)!
         let garbles = Bool.random(using: &generator)
         let simulator = PowerLossSimulator(directory: directory, crashAt: crashAt, sabotage: sabotage)
         simulator.start()
 
-        // What each acknowledged save left (index 0: the empty store), and the save in flight.
+        // What each acknowledged step left (index 0: the empty store), and what the step in
+        // flight at the power loss would leave if it reached the disk.
         var rowsAfter: [[UUID: LedgerRow]] = [[:]]
         var historyAfter: [[TransactionSummary]] = [[]]
-        var inFlight: (rows: [UUID: LedgerRow], transaction: TransactionSummary)?
+        var inFlight: Expected?
+        var inFlightIsSave = false
+        var transactions: Int64 = 0
         var phase = "after"
-        func classify(_ events: [String]) -> String {
-            events.contains { $0.contains(".tmp-") } ? "compaction" : "append"
+        func classify(_ events: [String], _ step: String) -> String {
+            events.contains { $0.contains(".tmp-") } ? "compaction" : step
         }
 
         do {
             let container = try open(url, threshold: threshold, retention: retention)
-            for number in 1...saves {
+            for number in 1...steps {
                 let mark = simulator.operationCount
-                let context = ModelContext(container)
-                context.author = "author-\(number)"
-                var rows = rowsAfter.last!
-                var changes: [String] = []
-                let models = try context.fetch(FetchDescriptor<Ledger>()).sorted { $0.id.uuidString < $1.id.uuidString }
-                var touched = Set<UUID>()
-                for _ in 0..<Int.random(in: 1...3, using: &generator) {
-                    let id = UUID(uuid: generator.uuidBytes())
-                    let value = Int.random(in: 0..<1_000, using: &generator)
-                    let model = Ledger(id: id, name: "n\(value)", count: value, score: Double(value) / 4,
-                                       note: value % 3 == 0 ? nil : String(repeating: "x", count: value % 40))
-                    context.insert(model)
-                    rows[id] = model.row
-                    changes.append("insert \(model.persistentModelID)")
-                }
-                for model in models where !touched.contains(model.id) && Int.random(in: 0..<4, using: &generator) == 0 {
-                    touched.insert(model.id)
-                    if Bool.random(using: &generator) {
-                        model.count += 1
-                        model.score += 0.5
-                        model.note = model.note == nil ? "set" : nil
-                        rows[model.id] = model.row
-                        changes.append("update \(model.persistentModelID)")
-                    } else {
-                        context.delete(model)
-                        rows[model.id] = nil
-                        changes.append("delete \(model.persistentModelID)")
-                    }
+                let previous = Expected(rows: rowsAfter.last!, history: historyAfter.last!)
+                let next: Expected
+                let kind: String
+                let step: () throws -> Void
+                switch Int.random(in: 0..<20, using: &generator) {
+                case 0 where !previous.rows.isEmpty:
+                    kind = "erase"
+                    next = Expected(rows: [:], history: [])
+                    step = { try container.erase() }
+                case 1...2 where !previous.history.isEmpty:
+                    let count = Int.random(in: 1...previous.history.count, using: &generator)
+                    kind = "delete history"
+                    next = Expected(rows: previous.rows, history: Array(previous.history.dropFirst(count)))
+                    step = { try container.deleteHistory(HistoryDescriptor<DefaultHistoryTransaction>(fetchLimit: count)) }
+                default:
+                    kind = "append"
+                    let context = ModelContext(container)
+                    context.author = "author-\(number)"
+                    let (rows, changes) = try change(previous.rows, in: context, using: &generator)
+                    let transaction = TransactionSummary(number: transactions + 1, author: context.author, changes: changes)
+                    next = Expected(rows: rows, history: retained(previous.history + [transaction], retention))
+                    step = { try context.save() }
                 }
                 do {
-                    try context.save()
+                    try step()
                 } catch {
-                    // Not acknowledged: the power went during this save.
-                    inFlight = (rows, TransactionSummary(number: Int64(number), author: context.author, changes: changes))
-                    phase = classify(simulator.events(since: mark) + [simulator.crashEvent ?? ""])
+                    // Not acknowledged: the power went during this step.
+                    inFlight = next
+                    inFlightIsSave = kind == "append"
+                    phase = classify(simulator.events(since: mark) + [simulator.crashEvent ?? ""], kind)
                     break
                 }
-                rowsAfter.append(rows)
-                historyAfter.append(try contents(container).history)
-                let live = historyAfter.last!.last
-                #expect(live == TransactionSummary(number: Int64(number), author: context.author, changes: changes),
-                        "seed \(seed): save \(number) as recorded live")
+                if kind == "append" { transactions += 1 }
+                let live = try contents(container)
+                #expect(live == next, "seed \(seed): step \(number) (\(kind)) as read back live")
+                rowsAfter.append(live.rows)
+                historyAfter.append(live.history)
                 if simulator.hasCrashed {
                     // Acknowledged, then the power went in the compaction that followed.
-                    phase = classify(simulator.events(since: mark) + [simulator.crashEvent ?? ""])
+                    phase = classify(simulator.events(since: mark) + [simulator.crashEvent ?? ""], kind)
                     break
                 }
             }
@@ -195,40 +193,127 @@ struct TransactionSummary: Equatable, CustomStringConvertible {
         // The process is gone; the disk comes back as the power loss left it.
         let report = simulator.powerLoss(using: &generator, lossProbability: lossProbability, garbles: garbles)
         tally.add(report)
-        let context = "seed \(seed): \(rowsAfter.count - 1) acknowledged saves, power lost at operation \(crashAt) "
+        var context = "seed \(seed): \(rowsAfter.count - 1) acknowledged steps, power lost at operation \(crashAt) "
             + "(\(simulator.crashEvent ?? "none")) during \(phase); \(report)"
+        var acknowledged = Expected(rows: rowsAfter.last!, history: historyAfter.last!)
 
-        let found: (rows: [UUID: LedgerRow], history: [TransactionSummary])
+        // In a third of the rounds the power goes again, while the store recovers (cuts a torn
+        // tail) or makes one more save.
+        if Int.random(in: 0..<3, using: &generator) == 0 {
+            let second = PowerLossSimulator(directory: directory, crashAt: Int.random(in: 1...10, using: &generator), sabotage: sabotage)
+            second.start()
+            tally.secondPowerLosses += 1
+            do {
+                let container = try open(url, threshold: threshold, retention: retention)
+                let recovered = try contents(container)
+                if let problem = verify(recovered, acknowledged: acknowledged, inFlight: inFlight, into: &tally) {
+                    tally.failures.append("\(context): read back before a second power loss: \(problem)")
+                    return
+                }
+                if inFlightIsSave, recovered != acknowledged { transactions += 1 }   // the save in flight came back
+                acknowledged = recovered
+                inFlight = nil
+                let saving = ModelContext(container)
+                saving.author = "after the power came back"
+                let (rows, changes) = try change(recovered.rows, in: saving, using: &generator)
+                let transaction = TransactionSummary(number: transactions + 1, author: saving.author, changes: changes)
+                let next = Expected(rows: rows, history: retained(recovered.history + [transaction], retention))
+                do {
+                    try saving.save()
+                    acknowledged = try contents(container)
+                    #expect(acknowledged == next, "seed \(seed): the save after the power came back, as read back live")
+                } catch {
+                    inFlight = next
+                }
+            } catch {
+                if !second.hasCrashed {
+                    tally.failedToOpen(error, round: context)
+                    return
+                }
+                tally.secondDuringRecovery += 1
+            }
+            let secondReport = second.powerLoss(using: &generator, lossProbability: lossProbability, garbles: garbles)
+            tally.add(secondReport)
+            context += "; power lost again at operation \(second.crashAt) (\(second.crashEvent ?? "none")); \(secondReport)"
+        }
+
+        let found: Expected
         do {
             found = try contents(try open(url, threshold: threshold, retention: retention))
         } catch {
             tally.failedToOpen(error, round: context)
             return
         }
-        let acknowledged = rowsAfter.count - 1
-        if found.rows == rowsAfter[acknowledged], found.history == historyAfter[acknowledged] {
+        if let problem = verify(found, acknowledged: acknowledged, inFlight: inFlight, into: &tally) {
+            tally.failures.append("\(context): \(problem)")
+        }
+    }
+
+    /// What the store holds: its rows and its history.
+    struct Expected: Equatable {
+        var rows: [UUID: LedgerRow]
+        var history: [TransactionSummary]
+    }
+
+    /// The history kept once `history` is recorded under `retention` (by count: the last ones).
+    func retained(_ history: [TransactionSummary], _ retention: HistoryRetention) -> [TransactionSummary] {
+        retention.maximumTransactions.map { Array(history.suffix($0)) } ?? history
+    }
+
+    /// Random inserts, updates and deletes in `context`: the rows they lead to from `rows`, and
+    /// the history changes they make.
+    func change(_ rows: [UUID: LedgerRow], in context: ModelContext,
+                using generator: inout SeededGenerator) throws -> ([UUID: LedgerRow], [String]) {
+        var rows = rows
+        var changes: [String] = []
+        let models = try context.fetch(FetchDescriptor<Ledger>()).sorted { $0.id.uuidString < $1.id.uuidString }
+        for _ in 0..<Int.random(in: 1...3, using: &generator) {
+            let value = Int.random(in: 0..<1_000, using: &generator)
+            let model = Ledger(id: UUID(uuid: generator.uuidBytes()), name: "n\(value)", count: value, score: Double(value) / 4,
+                               note: value % 3 == 0 ? nil : String(repeating: "x", count: value % 40))
+            context.insert(model)
+            rows[model.id] = model.row
+            changes.append("insert \(model.persistentModelID)")
+        }
+        for model in models where Int.random(in: 0..<4, using: &generator) == 0 {
+            if Bool.random(using: &generator) {
+                model.count += 1
+                model.score += 0.5
+                model.note = model.note == nil ? "set" : nil
+                rows[model.id] = model.row
+                changes.append("update \(model.persistentModelID)")
+            } else {
+                context.delete(model)
+                rows[model.id] = nil
+                changes.append("delete \(model.persistentModelID)")
+            }
+        }
+        return (rows, changes)
+    }
+
+    /// `nil` when `found` is what the acknowledged steps left, or that and the step in flight;
+    /// else what is wrong, counted as lost or altered.
+    func verify(_ found: Expected, acknowledged: Expected, inFlight: Expected?, into tally: inout PowerLossTally) -> String? {
+        if found == acknowledged {
             if inFlight != nil { tally.inFlightAbsent += 1 }
-            return
+            return nil
         }
-        if let inFlight, found.rows == inFlight.rows, found.history.last == inFlight.transaction,
-           historyAfter[acknowledged].suffix(found.history.count - 1) == found.history.dropLast() {
+        if let inFlight, found == inFlight {
             tally.inFlightPresent += 1
-            return
+            return nil
         }
-        // Lost: a row or a transaction of an acknowledged save is missing (and not one the save
-        // in flight deleted, or its retention dropped).
-        let kept = inFlight.map { Set($0.rows.keys) } ?? Set(rowsAfter[acknowledged].keys)
+        // Lost: a row or a transaction the acknowledged steps left is missing (and not one the
+        // step in flight removed).
+        let kept = inFlight ?? acknowledged
         let numbers = Set(found.history.map(\.number))
-        let missingRows = rowsAfter[acknowledged].keys.filter { found.rows[$0] == nil && kept.contains($0) }
-        let missingTransactions = historyAfter[acknowledged].dropFirst().filter { !numbers.contains($0.number) }
-        if !missingRows.isEmpty || !missingTransactions.isEmpty {
-            tally.lost += 1
-        } else {
-            tally.altered += 1
+        let missingRows = acknowledged.rows.keys.filter { found.rows[$0] == nil && kept.rows[$0] != nil }
+        let missingTransactions = acknowledged.history.filter { transaction in
+            !numbers.contains(transaction.number) && kept.history.contains { $0.number == transaction.number }
         }
-        tally.failures.append("\(context): expected \(rowsAfter[acknowledged].count) rows and history "
-            + "\(historyAfter[acknowledged]) (or the save in flight too); found \(found.rows.count) rows "
-            + "(\(missingRows.count) missing, \(found.rows.filter { rowsAfter[acknowledged][$0.key] != $0.value }.count) differing) "
-            + "and history \(found.history)")
+        if !missingRows.isEmpty || !missingTransactions.isEmpty { tally.lost += 1 } else { tally.altered += 1 }
+        return "expected \(acknowledged.rows.count) rows and history \(acknowledged.history)"
+            + (inFlight.map { " (or \($0.rows.count) rows and history \($0.history))" } ?? "")
+            + "; found \(found.rows.count) rows (\(missingRows.count) missing, "
+            + "\(found.rows.filter { acknowledged.rows[$0.key] != $0.value }.count) differing) and history \(found.history)"
     }
 }

@@ -410,6 +410,10 @@ public struct PowerLossTally: Sendable, CustomStringConvertible {
     /// Where the power went: "open", "append", "compaction", "seal", "retention", "flush", or
     /// "after" (once the whole workload had run).
     public var phases: [String: Int] = [:]
+    /// Rounds where the power went a second time, after the first rewind (and of them, how many
+    /// while the store was opening: recovering).
+    public var secondPowerLosses = 0
+    public var secondDuringRecovery = 0
     public var unsyncedOperations = 0
     public var lostOperations = 0
     public var garbledBlocks = 0
@@ -432,6 +436,7 @@ public struct PowerLossTally: Sendable, CustomStringConvertible {
 
     public var description: String {
         "\(rounds) rounds; power lost during \(phases.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); "
+            + "second power losses \(secondPowerLosses) (\(secondDuringRecovery) while opening); "
             + "\(unsyncedOperations) unsynced operations, \(lostOperations) lost, \(garbledBlocks) blocks garbled; "
             + "in-flight save present \(inFlightPresent), absent \(inFlightAbsent); unflushed saves kept \(unflushedKept), lost \(unflushedLost); "
             + "FAILURES: lost \(lost), altered \(altered), corrupt on open \(corruptOnOpen)"
