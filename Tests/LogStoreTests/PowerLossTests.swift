@@ -391,3 +391,55 @@ import Testing
         return problems.isEmpty ? nil : (problems.joined(separator: "; "), lostSome)
     }
 }
+
+/// The LogStore bugs the power-loss test found, each at one chosen instant: known issues until
+/// the LogStore fixes land (then `withKnownIssue` reports that the issue is gone: remove it).
+@Suite struct LogPowerLossFindings {
+    func readings(_ directory: URL, segmentSize: Int = 900) throws -> [Double] {
+        try ModelContext(try open(configuration(directory, segmentSize: segmentSize)).0)
+            .fetch(FetchDescriptor<Reading>(sortBy: [SortDescriptor(\.timestamp)])).map(\.value)
+    }
+
+    /// A seal writes the index; the power goes before the next segment is created. After the
+    /// restart the sealed segment is the last one, and a save small enough to fit goes into it:
+    /// the next open finds the segment longer than its index and refuses the log.
+    @Test func aSealedLastSegmentIsNotAppendedTo() throws {
+        let directory = try temporaryDirectory()
+        let simulator = PowerLossSimulator(directory: directory) { $0 == "create \(directory.path)/segment-00000000000000000002.log" }
+        simulator.start()
+        do {
+            let (container, _) = try open(configuration(directory, segmentSize: 900))
+            try append(0..<2, perSave: 2, to: container)                 // segment 1: about 480 bytes
+            #expect(throws: DataStoreError.self) { try append(2..<5, perSave: 3, to: container) }   // seals 1, then the power goes
+        }
+        var generator = SeededGenerator(seed: 11)
+        simulator.powerLoss(using: &generator, lossProbability: 0, garbles: false)
+        #expect(simulator.crashEvent?.hasSuffix("segment-00000000000000000002.log") == true, "\(simulator.crashEvent ?? "no crash")")
+        #expect(try readings(directory) == [0, 1])
+        try append(5..<6, perSave: 1, to: try open(configuration(directory, segmentSize: 900)).0)   // about 330 bytes: fits in segment 1
+        withKnownIssue("LogStore appends to a sealed last segment after a restart") { () throws -> Void in
+            #expect(try readings(directory) == [0, 1, 5])
+        }
+    }
+
+    /// erase records the drop in store.json, then unlinks the segments without flushing the
+    /// directory. When those unlinks are lost, the next open keeps the last segment (a lone
+    /// unsealed one is spared) and the erased records come back.
+    @Test func erasedRecordsStayErasedAfterAPowerLoss() throws {
+        let directory = try temporaryDirectory()
+        let simulator = PowerLossSimulator(directory: directory, crashAt: .max, sabotage: .none)
+        simulator.start()
+        do {
+            let (container, _) = try open(configuration(directory))
+            try append(0..<4, perSave: 2, to: container)
+            try container.erase()
+            #expect(try readings(directory).isEmpty)
+        }
+        var generator = SeededGenerator(seed: 12)
+        let report = simulator.powerLoss(using: &generator, lossProbability: 1, garbles: false)
+        #expect(report.lost.allSatisfy { $0.hasPrefix("unlink ") } && !report.lost.isEmpty, "\(report)")
+        withKnownIssue("LogStore: erased records come back when the unlinks of erase are lost") { () throws -> Void in
+            #expect(try readings(directory).isEmpty)
+        }
+    }
+}

@@ -108,6 +108,8 @@ public final class PowerLossSimulator: @unchecked Sendable {
     /// The operation (1-based, counting every operation in the directory, flushes included) that
     /// fails first.
     public let crashAt: Int
+    /// Also fails the first operation whose description this accepts (and every later one).
+    public let crashBefore: (@Sendable (String) -> Bool)?
     public let sabotage: Sabotage
 
     private let lock = NSLock()
@@ -128,6 +130,19 @@ public final class PowerLossSimulator: @unchecked Sendable {
         self.directory = path
         self.crashAt = crashAt
         self.sabotage = sabotage
+        crashBefore = nil
+    }
+
+    /// A simulator whose power goes just before the first operation `crashBefore` accepts (given
+    /// its description, such as `create /…/segment-00000000000000000002.log`): for a test of one
+    /// chosen instant.
+    public init(directory: URL, sabotage: Sabotage = .none, crashBefore: @escaping @Sendable (String) -> Bool) {
+        var path = directory.standardizedFileURL.path
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        self.directory = path
+        crashAt = .max
+        self.sabotage = sabotage
+        self.crashBefore = crashBefore
     }
 
     deinit {
@@ -179,7 +194,7 @@ public final class PowerLossSimulator: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         count += 1
-        if crashed != nil || count >= crashAt {
+        if crashed != nil || count >= crashAt || crashBefore?(event.description) == true {
             if crashed == nil { crashed = event.description }
             return FileFaults.Fault(code: EIO)
         }
