@@ -44,6 +44,7 @@ private typealias FileStatus = stat
 ///   kept operation made it (the later operation wins, as a journaling file system orders them).
 /// - Metadata is not ordered: any subset of unsynced creates, renames and unlinks may be lost,
 ///   which is harsher than ext4 or APFS (which commit metadata in order).
+///   `POWERLOSS_METADATA=ordered` loses them in order only: all after a random point.
 /// - A crash is a clean stop before operation N: no operation is torn in the middle except by
 ///   the garbling above, which stands for it.
 ///
@@ -269,19 +270,35 @@ public final class PowerLossSimulator: @unchecked Sendable {
 
     // MARK: The power loss
 
+    /// Whether `POWERLOSS_METADATA=ordered` asks for metadata lost in order only (see
+    /// ``powerLoss(using:lossProbability:garbles:metadataInOrder:)``).
+    public static var metadataInOrderFromEnvironment: Bool {
+        ProcessInfo.processInfo.environment["POWERLOSS_METADATA"] == "ordered"
+    }
+
     /// Stops watching and rewinds the files to what a power loss could leave: each unsynced
     /// operation is lost with probability `lossProbability`, and with `garbles` the last block
     /// of each file's last surviving unsynced write may be garbled. Drop the store first (without
     /// closing it: the process is gone).
+    ///
+    /// With `metadataInOrder`, unsynced creates, renames and unlinks are lost as a journaling
+    /// file system loses them: all those after a random point, none before it (data operations
+    /// are still lost at random).
     @discardableResult
-    public func powerLoss(using generator: inout SeededGenerator, lossProbability: Double, garbles: Bool) -> Report {
+    public func powerLoss(using generator: inout SeededGenerator, lossProbability: Double, garbles: Bool,
+                          metadataInOrder: Bool = metadataInOrderFromEnvironment) -> Report {
         lock.lock()
         defer { lock.unlock() }
         if let key { FileFaults.remove(observer: key) }
         key = nil
         var report = Report()
         report.unsynced = unsynced.map(\.what)
-        let lost = unsynced.map { _ in Double.random(in: 0..<1, using: &generator) < lossProbability }
+        var lost = unsynced.map { _ in Double.random(in: 0..<1, using: &generator) < lossProbability }
+        if metadataInOrder {
+            let metadata = unsynced.indices.filter { !unsynced[$0].change.isData }
+            let kept = lossProbability >= 1 ? 0 : lossProbability <= 0 ? metadata.count : Int.random(in: 0...metadata.count, using: &generator)
+            for (position, index) in metadata.enumerated() { lost[index] = position >= kept }
+        }
         var remap: [UInt64: UInt64] = [:]
         for (index, operation) in unsynced.enumerated().reversed() where lost[index] {
             undo(operation, remap: &remap)
