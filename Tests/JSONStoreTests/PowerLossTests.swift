@@ -74,9 +74,53 @@ struct TransactionSummary: Equatable, CustomStringConvertible {
     @Test func everyAcknowledgedSaveSurvivesAPowerLoss() throws {
         let tally = try run(rounds: PowerLossTally.rounds(default: 40), seed: PowerLossTally.seed, sabotage: .fromEnvironment)
         print("JSONStore power loss: \(tally)")
-        #expect(tally.failures.isEmpty, "\(tally.failures.count) failing rounds:\n\(tally.failures.prefix(5).joined(separator: "\n"))")
+        if ProcessInfo.processInfo.environment["POWERLOSS_VERBOSE"] != nil { print(tally.failures.joined(separator: "\n")) }
+        var unexpected: [String] = []
+        var known: [String: [String]] = [:]
+        for failure in tally.failures {
+            if let issue = Self.knownIssues.first(where: { $0.matches(failure) }) {
+                known[issue.name, default: []].append(failure)
+            } else {
+                unexpected.append(failure)
+            }
+        }
+        for (name, failures) in known.sorted(by: { $0.key < $1.key }) {
+            print("JSONStore known issue, \(failures.count) rounds: \(name)")
+            withKnownIssue("\(name) (found by this test; \(failures.count) of \(tally.rounds) rounds)") {
+                Issue.record("\(failures[0])")
+            }
+        }
+        #expect(unexpected.isEmpty, "\(unexpected.count) failing rounds:\n\(unexpected.prefix(5).joined(separator: "\n"))")
         #expect(tally.phases["compaction", default: 0] > 0, "some power losses hit a compaction: \(tally.phases)")
         #expect(tally.phases["append", default: 0] > 0, "some power losses hit a journal append: \(tally.phases)")
+    }
+
+    /// JSONStore bugs this test found (issue 11), left to the JSONStore fixes: a failing round
+    /// that shows one is reported as a known issue. Remove an entry once it is fixed.
+    static let knownIssues: [(name: String, matches: @Sendable (String) -> Bool)] = [
+        // The last journal line, written but not flushed, is torn by the power loss: garbage in
+        // its last sector that holds a newline makes it two bad lines, and the first of them
+        // reads as damage in the middle; the store refuses to open. Fix: a bad line followed by
+        // no valid line is a torn tail (as the log's scan does).
+        ("a torn last journal line whose garbage holds a newline reads as damage in the middle", { failure in
+            failure.contains("a journal line in the middle fails its checksum") && failure.contains("garbled [\"")
+        }),
+    ]
+
+    /// The last journal line torn with a newline in its garbage: what a power loss during an
+    /// unflushed append can leave. The save was not acknowledged; the store must open without it.
+    @Test func aTornLastJournalLineWithANewlineInItIsCutBack() throws {
+        let directory = try temporaryDirectory()
+        let url = directory.appending(path: "store.json")
+        try save(["a", "b", "c"], to: try openContainer(url))
+        let journal = directory.appending(path: "store.json.journal")
+        var data = try Data(contentsOf: journal)
+        let lastLine = data.dropLast().lastIndex(of: UInt8(ascii: "\n"))! + 1
+        data[lastLine + (data.count - lastLine) / 2] = UInt8(ascii: "\n")   // garbage in the last line's tail
+        try data.write(to: journal)
+        withKnownIssue("JSONStore reads a torn last line with a newline in it as damage in the middle") { () throws -> Void in
+            #expect(try titles(try openContainer(url)) == ["a", "b"])
+        }
     }
 
     /// The negative control: a store that acknowledged before its data (or its directory entries)
