@@ -240,7 +240,8 @@ import Testing
             do {
                 let (container, store) = try open(settings)
                 let recovered = try contents(container)
-                if let (problem, _) = verify(recovered, expected, periodic: periodic, droppedThrough: droppedThrough(directory)) {
+                if let (problem, lostSome) = verify(recovered, expected, periodic: periodic, droppedThrough: droppedThrough(directory)) {
+                    if lostSome { tally.lost += 1 } else { tally.altered += 1 }
                     tally.failures.append("\(context): read back before a second power loss: \(problem)")
                     return
                 }
