@@ -86,6 +86,11 @@ struct LogState: Sendable {
     /// Writes the index file of a segment that is full, so later opens need not read it.
     mutating func seal(_ index: Int, files: LogFiles) throws {
         let info = segments[index]
+        // The index says the segment is whole at `info.bytes`, which refresh holds it to: with
+        // `.periodic` durability its last records may not be on disk yet, so flush them first
+        // (else a power loss leaves a durable index over a shorter segment, and the log no
+        // longer opens).
+        try FileIO.sync(files.segment(info.first))
         try FileIO.replaceAtomically(files.index(info.first), with: SnapshotJSON.encode(try SnapshotEncoder().encode(info)))
         sealed.insert(info.first)
     }

@@ -50,8 +50,38 @@ public enum FileIO {
         if let fault = FileFaults.fault(operation, path) { throw failure("\(operation.rawValue) (injected fault)", path, errno: fault.code) }
     }
 
+    /// Tells test observers (``FileFaults/Observer``) that `event` is about to run, and throws
+    /// the failure one injects (a simulated power loss). One atomic load when none is installed:
+    /// the event is built only for an observer.
+    @inline(__always)
+    static func willPerform(_ event: @autoclosure () -> FileFaults.Event) throws -> FileFaults.Event? {
+        guard FileFaults.isObserving else { return nil }
+        let event = event()
+        if let fault = FileFaults.willPerform(event) {
+            throw failure("\(event) (injected fault) at", event.path, errno: fault.code)
+        }
+        return event
+    }
+
+    /// Tells test observers that `event` (from ``willPerform(_:)``) succeeded.
+    @inline(__always)
+    static func didPerform(_ event: FileFaults.Event?) {
+        if let event { FileFaults.didPerform(event) }
+    }
+
+    /// Runs a clean-up step after a failure only if no observer refuses it: after a simulated
+    /// power loss the process is gone, so nothing it would still do may reach the files.
+    static func cleanUp(_ event: @autoclosure () -> FileFaults.Event, _ step: () -> Int32) {
+        guard let observed = try? willPerform(event()) else {
+            if !FileFaults.isObserving { _ = step() }
+            return
+        }
+        if step() == 0 { didPerform(observed) }
+    }
+
     /// Writes all of `data` to `fd`.
     public static func writeAll(_ fd: Int32, _ data: Data, path: String) throws {
+        let observed = try willPerform(.write(path: path, offset: Int64(lseek(fd, 0, SEEK_CUR)), bytes: data))
         if let fault = FileFaults.fault(.write, path) {
             // A short write: some bytes reach the file, then the call fails.
             let count = min(max(0, fault.bytesWritten), data.count)
@@ -69,14 +99,22 @@ public enum FileIO {
                 written += count
             }
         }
+        didPerform(observed)
     }
 
     public static func fsyncOrThrow(_ fd: Int32, path: String) throws {
         try injectFault(.sync, path)
+        let observed = try willPerform(isDirectory(fd) ? .syncDirectory(path: path) : .syncFile(path: path))
         while fsync(fd) != 0 {
             if errno == EINTR { continue }
             throw failure("flush to disk", path)
         }
+        didPerform(observed)
+    }
+
+    private static func isDirectory(_ fd: Int32) -> Bool {
+        var info = stat()
+        return fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// Makes a directory entry durable (a created or renamed file in it).
@@ -93,8 +131,10 @@ public enum FileIO {
     /// its previous length.
     public static func appendDurably(_ data: Data, to path: String, expectedLength: Int64, sync: Bool = true) throws {
         try injectFault(.create, path)
+        let creation = try willPerform(.create(path: path, truncating: false))
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failure("open", path) }
+        didPerform(creation)
         defer { close(fd) }
         do {
             guard lseek(fd, off_t(expectedLength), SEEK_SET) >= 0 else { throw failure("seek in", path) }
@@ -102,8 +142,8 @@ public enum FileIO {
             if sync { try fsyncOrThrow(fd, path: path) }
             if expectedLength == 0 { try syncDirectory(of: path) }
         } catch {
-            _ = ftruncate(fd, off_t(expectedLength))
-            _ = fsync(fd)
+            cleanUp(.truncate(path: path, length: expectedLength)) { ftruncate(fd, off_t(expectedLength)) }
+            cleanUp(.syncFile(path: path)) { fsync(fd) }
             throw error
         }
     }
@@ -119,7 +159,9 @@ public enum FileIO {
     /// Removes `path` if it exists.
     public static func remove(_ path: String) throws {
         try injectFault(.remove, path)
+        let observed = try willPerform(.remove(path: path))
         guard unlink(path) == 0 || errno == ENOENT else { throw failure("remove", path) }
+        didPerform(observed)
     }
 
     /// Cuts `path` back to `length` bytes and flushes it (a torn journal tail).
@@ -128,7 +170,9 @@ public enum FileIO {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { throw failure("open", path) }
         defer { close(fd) }
+        let observed = try willPerform(.truncate(path: path, length: length))
         guard ftruncate(fd, off_t(length)) == 0 else { throw failure("truncate", path) }
+        didPerform(observed)
         try fsyncOrThrow(fd, path: path)
     }
 
@@ -137,8 +181,10 @@ public enum FileIO {
     public static func replaceAtomically(_ path: String, with data: Data) throws {
         let temporary = path + temporarySuffix + "\(getpid())"
         try injectFault(.create, temporary)
+        let creation = try willPerform(.create(path: temporary, truncating: true))
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failure("create", temporary) }
+        didPerform(creation)
         var isOpen = true
         do {
             try writeAll(fd, data, path: temporary)
@@ -146,11 +192,13 @@ public enum FileIO {
             close(fd)
             isOpen = false
             try injectFault(.rename, path)
+            let renaming = try willPerform(.rename(from: temporary, to: path))
             guard rename(temporary, path) == 0 else { throw failure("rename \(temporary) to", path) }
+            didPerform(renaming)
             try syncDirectory(of: path)
         } catch {
             if isOpen { close(fd) }
-            unlink(temporary)
+            cleanUp(.remove(path: temporary)) { unlink(temporary) }
             throw error
         }
     }

@@ -1,0 +1,478 @@
+import Foundation
+import LogStore
+import StoreProtocol
+import StoreTestSupport
+import Testing
+
+/// Power-loss testing (issue 11): appends, segment seals (tiny segments) and retention that drops
+/// segments run over the ``PowerLossSimulator``, with `.everySave` and `.periodic` durability;
+/// the power goes at a random file operation; the files are rewound to what a disk could hold; a
+/// fresh container must read back every acknowledged save exactly (with `.periodic`, the saves
+/// up to the last `flush()`), later saves whole or not at all, and no gap.
+///
+/// `POWERLOSS_ROUNDS=1000` for a long run, `POWERLOSS_SEED` to replay one (each round's seed is
+/// printed with its failure), `POWERLOSS_SABOTAGE=skip-file-sync` to see the test fail.
+@Suite struct LogPowerLossTests {
+    struct Row: Hashable, CustomStringConvertible {
+        var sensor: String
+        var timestamp: Date
+        var value: Double
+        var description: String { "\(sensor)@\(timestamp.timeIntervalSince1970)=\(value)" }
+    }
+
+    /// One transaction as read back: its rows, and its history entry.
+    struct Transaction: Equatable, CustomStringConvertible {
+        var author: String?
+        var timestamp: Date?
+        var rows: [UUID: Row]
+        /// Sorted descriptions of the history changes.
+        var changes: [String]
+
+        static func == (lhs: Self, rhs: Self) -> Bool {
+            guard lhs.author == rhs.author, lhs.rows == rhs.rows, lhs.changes == rhs.changes else { return false }
+            guard let left = lhs.timestamp, let right = rhs.timestamp else { return true }
+            return abs(left.timeIntervalSince(right)) < 0.001
+        }
+
+        var description: String { "by \(author ?? "nil"): \(rows.count) rows, \(changes.count) changes" }
+    }
+
+    @Test(arguments: ["everySave", "periodic"])
+    func everyAcknowledgedSaveSurvivesAPowerLoss(_ durability: String) throws {
+        let tally = try run(rounds: PowerLossTally.rounds(default: 30), seed: PowerLossTally.seed, periodic: durability == "periodic",
+                            sabotage: .fromEnvironment)
+        print("LogStore (\(durability)) power loss: \(tally)")
+        if ProcessInfo.processInfo.environment["POWERLOSS_VERBOSE"] != nil { print(tally.failures.joined(separator: "\n")) }
+        var unexpected: [String] = []
+        var known: [String: [String]] = [:]
+        for failure in tally.failures {
+            if let issue = Self.knownIssues.first(where: { $0.matches(failure) }) {
+                known[issue.name, default: []].append(failure)
+            } else {
+                unexpected.append(failure)
+            }
+        }
+        for (name, failures) in known.sorted(by: { $0.key < $1.key }) {
+            print("LogStore (\(durability)) known issue, \(failures.count) rounds: \(name)")
+            withKnownIssue("\(name) (found by this test; \(failures.count) of \(tally.rounds) rounds)") {
+                Issue.record("\(failures[0])")
+            }
+        }
+        #expect(unexpected.isEmpty, "\(unexpected.count) failing rounds:\n\(unexpected.prefix(5).joined(separator: "\n"))")
+        #expect(tally.phases["seal", default: 0] > 0, "some power losses hit a seal: \(tally.phases)")
+        #expect(tally.phases["append", default: 0] > 0, "some power losses hit an append: \(tally.phases)")
+    }
+
+    /// LogStore bugs this test found (issue 11), left to the LogStore fixes: a failing round that
+    /// shows one is reported as a known issue, not a failure. Remove an entry once it is fixed
+    /// (its known issue then stops appearing in the output).
+    static let knownIssues: [(name: String, matches: @Sendable (String) -> Bool)] = [
+        // A seal wrote the index, and the power (or the process) went before the next segment
+        // was created, or its creation was not yet durable: after a restart the sealed segment
+        // is the last one, a save small enough to fit is appended to it, and the next open
+        // finds it longer than its index says. Fix: start a new segment when the last is sealed.
+        ("a sealed last segment is appended to after a restart, and the log no longer opens", { failure in
+            guard let match = failure.firstMatch(of: /is (\d+) bytes but was sealed at (\d+)/),
+                  let size = Int(match.1), let sealed = Int(match.2) else { return false }
+            return size > sealed
+        }),
+        // erase and deleteHistory record the drop in store.json, then unlink the segments without
+        // flushing the directory; when the unlink of the last segment is lost (or the process
+        // dies before it), the next open keeps that segment (removeDroppedSegments spares a lone
+        // unsealed one) and its records, erased, come back.
+        ("records dropped by erase or deleteHistory come back after a power loss", { failure in
+            failure.contains("dropped before the power loss, came back")
+        }),
+        // The same spared segment (or an empty one whose records a `.periodic` power loss
+        // took), holding only dropped transactions, then receives the next save: a transaction
+        // after a gap, and the log no longer opens ("records are missing").
+        ("a segment left over from a drop receives the next save, and the log no longer opens", { failure in
+            failure.contains("records are missing")
+                && (failure.contains("during erase") || failure.contains("during delete history") || failure.contains(" 0 held"))
+        }),
+        // Unlinks of dropped segments lost out of order (the simulator does not order metadata)
+        // leave a gap among segments that are all dropped already; refresh's gap check runs
+        // before the dropped segments are removed, so the log refuses to open.
+        ("a gap among already-dropped segments makes the log refuse to open", { failure in
+            failure.contains("but the one before it ends at")
+        }),
+    ]
+
+    /// The negative control: a log that acknowledged before its data (or its directory entries)
+    /// reached the disk is caught.
+    @Test(arguments: [PowerLossSimulator.Sabotage.skipFileSync, .skipDirectorySync])
+    func aSkippedFlushIsCaught(_ sabotage: PowerLossSimulator.Sabotage) throws {
+        let tally = try run(rounds: 40, seed: 0xBAD_F00D, periodic: false, sabotage: sabotage)
+        print("LogStore power loss with \(sabotage.rawValue): \(tally)")
+        #expect(tally.lost + tally.altered + tally.corruptOnOpen > 0, "\(sabotage): \(tally)")
+    }
+
+    func run(rounds: Int, seed: UInt64, periodic: Bool, sabotage: PowerLossSimulator.Sabotage) throws -> PowerLossTally {
+        var tally = PowerLossTally()
+        for round in 0..<rounds {
+            try self.round(seed: seed &+ UInt64(round), periodic: periodic, sabotage: sabotage, into: &tally)
+        }
+        return tally
+    }
+
+    /// Every transaction the log holds, by number.
+    func contents(_ container: ModelContainer) throws -> [Int64: Transaction] {
+        var result: [Int64: Transaction] = [:]
+        for transaction in try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()) {
+            result[transaction.transactionIdentifier] = Transaction(
+                author: transaction.author, timestamp: transaction.timestamp, rows: [:],
+                changes: transaction.changes.map(\.description).sorted())
+        }
+        let readings = try ModelContext(container).fetch(FetchDescriptor<Reading>())
+        var orphans = 0
+        for reading in readings {
+            // Which transaction holds a row: the one whose history inserted it.
+            let change = "insert \(reading.persistentModelID)"
+            guard let number = result.first(where: { $0.value.changes.contains(change) })?.key else {
+                orphans += 1
+                continue
+            }
+            result[number]!.rows[reading.id] = Row(sensor: reading.sensor, timestamp: reading.timestamp, value: reading.value)
+        }
+        if orphans > 0 { throw DataStoreError(.corruptStore, "\(orphans) rows have no history transaction") }
+        return result
+    }
+
+    func round(seed: UInt64, periodic: Bool, sabotage: PowerLossSimulator.Sabotage, into tally: inout PowerLossTally) throws {
+        var generator = SeededGenerator(seed: seed)
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let steps = Int.random(in: 3...30, using: &generator)
+        let retention = Bool.random(using: &generator) ? LogRetention.unlimited : .bytes(Int.random(in: 800...2_500, using: &generator))
+        let settings = LogStoreConfiguration(
+            directory: directory, timestamps: [LogTimestamp(\Reading.timestamp)],
+            segmentSize: [300, 600, 1_200].randomElement(using: &generator)!,
+            durability: periodic ? .periodic(3_600) : .everySave, retention: retention)
+        let crashAt = Int.random(in: 1...(steps * 5 + 10), using: &generator)
+        let lossProbability = [0, 0.5, 1, Double.random(in: 0...1, using: &generator)].randomElement(using: &generator)!
+        let garbles = Bool.random(using: &generator)
+        let simulator = PowerLossSimulator(directory: directory, crashAt: crashAt, sabotage: sabotage)
+        simulator.start()
+        // Each save made, by transaction number (acknowledged, or in flight at the power loss).
+        var expected = Expectation()
+        var phase = "after"
+        /// The step the power went in: the last one begun, going by the operations that begin
+        /// each (a seal flushes the segment, then writes the index; a drop, by retention,
+        /// `deleteHistory` or `erase`, rewrites `store.json`, then unlinks; an append opens the
+        /// segment).
+        func classify(_ events: [String], _ step: String) -> String {
+            var phase = step
+            for event in events {
+                if event.hasPrefix("create /"), event.hasSuffix(".log") { phase = "append" }
+                if event.contains(".index") { phase = "seal" }
+                if event.contains("store.json") || event.hasPrefix("unlink") { phase = step == "append" ? "retention" : step }
+            }
+            return phase
+        }
+
+        do {
+            let (container, store) = try open(settings)
+            var minuteNumber = 0
+            for number in 1...steps {
+                let mark = simulator.operationCount
+                var flushMark: Int?
+                var kind = "append"
+                do {
+                    switch Int.random(in: 0..<25, using: &generator) {
+                    case 0 where !expected.held.isEmpty:
+                        kind = "erase"
+                        try container.erase()
+                    case 1...2 where !expected.held.isEmpty:
+                        kind = "delete history"
+                        try container.deleteHistory(HistoryDescriptor<DefaultHistoryTransaction>(
+                            fetchLimit: Int.random(in: 1...expected.held.count, using: &generator)))
+                    default:
+                        let (transaction, saving) = try save(in: container, author: "author-\(number)", minute: &minuteNumber, using: &generator)
+                        expected.made[expected.acknowledged + 1] = transaction
+                        try saving.save()
+                        expected.acknowledged += 1
+                        if !periodic { expected.durable = expected.acknowledged }
+                    }
+                    let live = try contents(container)
+                    if kind == "append" {
+                        expected.made[expected.acknowledged]!.timestamp = live[expected.acknowledged]?.timestamp
+                        #expect(live[expected.acknowledged] == expected.made[expected.acknowledged],
+                                "seed \(seed): save \(expected.acknowledged) as read back live")
+                    }
+                    if kind == "erase" { #expect(live.isEmpty, "seed \(seed): erased") }
+                    expected.held = live.keys.sorted()
+                    expected.oldestHeld = expected.held.first ?? expected.acknowledged + 1
+                    if periodic, Int.random(in: 0..<4, using: &generator) == 0 {
+                        flushMark = simulator.operationCount
+                        try store.flush()
+                        expected.durable = expected.acknowledged
+                    }
+                } catch {
+                    // Not acknowledged, or the flush failed: the power went.
+                }
+                if simulator.hasCrashed {
+                    let events = simulator.events(since: mark) + [simulator.crashEvent ?? ""]
+                    phase = flushMark != nil ? "flush" : classify(events, kind)
+                    expected.dropInFlight = events.contains { $0.contains("store.json") || $0.hasPrefix("unlink") }
+                    expected.dropMayTakeNewest = kind != "append"
+                    break
+                }
+            }
+        } catch {
+            phase = "open"
+            #expect(simulator.hasCrashed, "seed \(seed): opening failed without a power loss: \(error)")
+        }
+        tally.rounds += 1
+        tally.phases[phase, default: 0] += 1
+
+        // The process is gone; the disk comes back as the power loss left it.
+        let report = simulator.powerLoss(using: &generator, lossProbability: lossProbability, garbles: garbles)
+        tally.add(report)
+        var context = "seed \(seed): \(expected), power lost at operation \(crashAt) (\(simulator.crashEvent ?? "none")) "
+            + "during \(phase); \(report)"
+
+        // In a third of the rounds the power goes again, while the log recovers (cuts a torn
+        // tail, removes dropped segments) or makes one more save.
+        if Int.random(in: 0..<3, using: &generator) == 0 {
+            let second = PowerLossSimulator(directory: directory, crashAt: Int.random(in: 1...10, using: &generator), sabotage: sabotage)
+            second.start()
+            tally.secondPowerLosses += 1
+            do {
+                let (container, store) = try open(settings)
+                let recovered = try contents(container)
+                if let (problem, lostSome) = verify(recovered, expected, periodic: periodic, droppedThrough: droppedThrough(directory)) {
+                    if lostSome { tally.lost += 1 } else { tally.altered += 1 }
+                    tally.failures.append("\(context): read back before a second power loss: \(problem)")
+                    return
+                }
+                // What was read back is on disk: the new baseline. The next save takes the number
+                // after the last one kept (or dropped): with `.periodic`, numbers of saves the
+                // power loss took are given again.
+                let last = try store.currentHistoryToken()?.transactionNumber ?? 0
+                var next = Expectation()
+                next.made = recovered
+                next.acknowledged = last
+                next.durable = last
+                next.held = recovered.keys.sorted()
+                next.oldestHeld = next.held.first ?? last + 1
+                expected = next   // a save in flight that did not come back leaves its number free
+                let mark = second.operationCount
+                var minuteNumber = 10_000
+                let (transaction, saving) = try save(in: container, author: "after the power came back", minute: &minuteNumber, using: &generator)
+                expected.made[expected.acknowledged + 1] = transaction
+                do {
+                    try saving.save()
+                    expected.acknowledged += 1
+                    if !periodic { expected.durable = expected.acknowledged }
+                    let live = try contents(container)
+                    expected.made[expected.acknowledged]!.timestamp = live[expected.acknowledged]?.timestamp
+                    expected.held = live.keys.sorted()
+                    expected.oldestHeld = expected.held.first ?? expected.acknowledged + 1
+                } catch {}
+                if second.hasCrashed {
+                    expected.dropInFlight = (second.events(since: mark) + [second.crashEvent ?? ""])
+                        .contains { $0.contains("store.json") || $0.hasPrefix("unlink") }
+                }
+            } catch {
+                if !second.hasCrashed {
+                    tally.failedToOpen(error, round: context)
+                    return
+                }
+                tally.secondDuringRecovery += 1
+            }
+            let secondReport = second.powerLoss(using: &generator, lossProbability: lossProbability, garbles: garbles)
+            tally.add(secondReport)
+            context += "; power lost again at operation \(second.crashAt) (\(second.crashEvent ?? "none")), then \(expected); \(secondReport)"
+        }
+
+        let found: [Int64: Transaction]
+        do {
+            found = try contents(try open(settings).0)
+        } catch {
+            tally.failedToOpen(error, round: context)
+            return
+        }
+        if let (problem, lostSome) = verify(found, expected, periodic: periodic, droppedThrough: droppedThrough(directory)) {
+            if lostSome { tally.lost += 1 } else { tally.altered += 1 }
+            tally.failures.append("\(context): \(problem)")
+            return
+        }
+        if expected.made[expected.acknowledged + 1] != nil {
+            if found[expected.acknowledged + 1] != nil { tally.inFlightPresent += 1 } else { tally.inFlightAbsent += 1 }
+        }
+        if expected.durable < expected.acknowledged {
+            let kept = (expected.durable + 1...expected.acknowledged).filter { found[$0] != nil }.count
+            tally.unflushedKept += kept
+            tally.unflushedLost += Int(expected.acknowledged - expected.durable) - kept
+        }
+    }
+
+    /// What the log should hold after a power loss.
+    struct Expectation: CustomStringConvertible {
+        /// Every save made, by transaction number (the acknowledged ones, and the one in flight).
+        var made: [Int64: Transaction] = [:]
+        var acknowledged: Int64 = 0
+        /// The last save on disk for sure: `acknowledged`, or with periodic durability the last
+        /// one a flush covered. Later ones may go (the newest first: no gap).
+        var durable: Int64 = 0
+        /// The transactions the log held before the power loss, and the oldest (retention,
+        /// `deleteHistory` and `erase` drop the older ones).
+        var held: [Int64] = []
+        var oldestHeld: Int64 = 1
+        /// Whether the power went while old segments were being dropped, and whether by
+        /// `deleteHistory` or `erase`, which may drop the segment being written too (retention
+        /// never does).
+        var dropInFlight = false
+        var dropMayTakeNewest = false
+
+        var description: String {
+            "\(acknowledged) acknowledged saves (\(durable) durable, \(held.count) held from \(oldestHeld)\(dropInFlight ? ", a drop in flight" : ""))"
+        }
+    }
+
+    /// How far store.json says history was dropped (0 without one).
+    func droppedThrough(_ directory: URL) -> Int64 {
+        guard let data = try? Data(contentsOf: directory.appending(path: "store.json")),
+              let meta = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let dropped = meta["droppedThrough"] as? NSNumber else { return 0 }
+        return dropped.int64Value
+    }
+
+    /// Builds a save of 1–4 readings in a new context of `container`: the transaction it will
+    /// make, and the context to save.
+    func save(in container: ModelContainer, author: String, minute minuteNumber: inout Int,
+              using generator: inout SeededGenerator) throws -> (Transaction, ModelContext) {
+        let context = ModelContext(container)
+        context.author = author
+        var transaction = Transaction(author: author, timestamp: nil, rows: [:], changes: [])
+        for _ in 0..<Int.random(in: 1...4, using: &generator) {
+            minuteNumber += Int.random(in: 0...2, using: &generator)
+            let value = Double(Int.random(in: 0..<4_000, using: &generator)) / 8
+            let reading = Reading(sensor: "s\(Int.random(in: 0..<3, using: &generator))", timestamp: minute(minuteNumber), value: value)
+            reading.id = UUID(uuid: generator.uuidBytes())
+            context.insert(reading)
+            transaction.rows[reading.id] = Row(sensor: reading.sensor, timestamp: reading.timestamp, value: value)
+            transaction.changes.append("insert \(reading.persistentModelID)")
+        }
+        transaction.changes.sort()
+        return (transaction, context)
+    }
+
+    /// `nil` when `found` is what a power loss may leave of `expected`; else what is wrong, and
+    /// whether acknowledged data is missing (or else altered).
+    func verify(_ found: [Int64: Transaction], _ expected: Expectation, periodic: Bool, droppedThrough: Int64) -> (String, Bool)? {
+        var problems: [String] = []
+        var lostSome = false
+        let numbers = found.keys.sorted()
+        // Whatever happened, what store.json says is dropped must not be read.
+        if let first = numbers.first, first <= droppedThrough {
+            problems.append("transactions \(first)...\(droppedThrough), dropped before the power loss, came back "
+                + "(store.json has them dropped)")
+        }
+        if let first = numbers.first, let last = numbers.last, numbers.count != Int(last - first + 1) {
+            problems.append("a gap: transactions \(numbers)")
+        }
+        for number in numbers {
+            guard let made = expected.made[number] else {
+                problems.append("transaction \(number) was never made")
+                continue
+            }
+            if found[number] != made { problems.append("transaction \(number) is \(found[number]!), not \(made)") }
+        }
+        // A drop in flight may have dropped more old transactions, or none of those it was
+        // dropping; otherwise the log holds what it held, from the same oldest one.
+        if !expected.dropInFlight {
+            let missing = (expected.oldestHeld...max(expected.oldestHeld, expected.durable)).filter { $0 <= expected.durable && found[$0] == nil }
+            if !missing.isEmpty {
+                problems.append("acknowledged transactions \(missing) are missing")
+                lostSome = true
+            }
+            if let first = numbers.first, first < expected.oldestHeld, first > droppedThrough {
+                problems.append("transactions \(first)..<\(expected.oldestHeld), dropped before the power loss, came back")
+            }
+        } else if !periodic, !expected.dropMayTakeNewest, expected.durable >= expected.oldestHeld, (numbers.last ?? 0) < expected.durable {
+            // A drop never takes the segment being written, which holds the newest save (with
+            // `.periodic` that segment may come back empty, after retention dropped the rest).
+            problems.append("the last acknowledged transaction \(expected.durable) is missing")
+            lostSome = true
+        }
+        return problems.isEmpty ? nil : (problems.joined(separator: "; "), lostSome)
+    }
+}
+
+/// The LogStore bugs the power-loss test found, each at one chosen instant: known issues until
+/// the LogStore fixes land (then `withKnownIssue` reports that the issue is gone: remove it).
+@Suite struct LogPowerLossFindings {
+    func readings(_ directory: URL, segmentSize: Int = 900) throws -> [Double] {
+        try ModelContext(try open(configuration(directory, segmentSize: segmentSize)).0)
+            .fetch(FetchDescriptor<Reading>(sortBy: [SortDescriptor(\.timestamp)])).map(\.value)
+    }
+
+    /// A seal writes the index; the power goes before the next segment is created. After the
+    /// restart the sealed segment is the last one, and a save small enough to fit goes into it:
+    /// the next open finds the segment longer than its index and refuses the log.
+    @Test func aSealedLastSegmentIsNotAppendedTo() throws {
+        let directory = try temporaryDirectory()
+        let simulator = PowerLossSimulator(directory: directory) { $0 == "create \(directory.path)/segment-00000000000000000002.log" }
+        simulator.start()
+        do {
+            let (container, _) = try open(configuration(directory, segmentSize: 900))
+            try append(0..<2, perSave: 2, to: container)                 // segment 1: about 480 bytes
+            #expect(throws: DataStoreError.self) { try append(2..<5, perSave: 3, to: container) }   // seals 1, then the power goes
+        }
+        var generator = SeededGenerator(seed: 11)
+        simulator.powerLoss(using: &generator, lossProbability: 0, garbles: false)
+        #expect(simulator.crashEvent?.hasSuffix("segment-00000000000000000002.log") == true, "\(simulator.crashEvent ?? "no crash")")
+        #expect(try readings(directory) == [0, 1])
+        try append(5..<6, perSave: 1, to: try open(configuration(directory, segmentSize: 900)).0)   // about 330 bytes: fits in segment 1
+        withKnownIssue("LogStore appends to a sealed last segment after a restart") { () throws -> Void in
+            #expect(try readings(directory) == [0, 1, 5])
+        }
+    }
+
+    /// erase records the drop in store.json, then unlinks the segments without flushing the
+    /// directory. When those unlinks are lost, the next open keeps the last segment (a lone
+    /// unsealed one is spared) and the erased records come back.
+    @Test func erasedRecordsStayErasedAfterAPowerLoss() throws {
+        let directory = try temporaryDirectory()
+        let simulator = PowerLossSimulator(directory: directory, crashAt: .max, sabotage: .none)
+        simulator.start()
+        do {
+            let (container, _) = try open(configuration(directory))
+            try append(0..<4, perSave: 2, to: container)
+            try container.erase()
+            #expect(try readings(directory).isEmpty)
+        }
+        var generator = SeededGenerator(seed: 12)
+        let report = simulator.powerLoss(using: &generator, lossProbability: 1, garbles: false)
+        #expect(report.lost.allSatisfy { $0.hasPrefix("unlink ") } && !report.lost.isEmpty, "\(report)")
+        withKnownIssue("LogStore: erased records come back when the unlinks of erase are lost") { () throws -> Void in
+            #expect(try readings(directory).isEmpty)
+        }
+    }
+
+    /// With `.periodic` durability: a save, a save not flushed, erase; the power loss takes the
+    /// unflushed record and the unlinks. The next open spares the segment (it holds only
+    /// transaction 1, but is alone and unsealed), and the next save (transaction 3) goes after
+    /// transaction 1 in it: the open after that finds records missing and refuses the log.
+    @Test func aSaveAfterAnInterruptedEraseKeepsTheLogReadable() throws {
+        let directory = try temporaryDirectory()
+        let settings = LogStoreConfiguration(directory: directory, timestamps: [LogTimestamp(\Reading.timestamp)],
+                                             durability: .periodic(3_600))
+        let simulator = PowerLossSimulator(directory: directory, crashAt: .max, sabotage: .none)
+        simulator.start()
+        do {
+            let (container, _) = try open(settings)
+            try append(0..<1, perSave: 1, to: container)   // the first save of an instance is flushed
+            try append(1..<2, perSave: 1, to: container)   // this one is not
+            try container.erase()
+        }
+        var generator = SeededGenerator(seed: 13)
+        simulator.powerLoss(using: &generator, lossProbability: 1, garbles: false)
+        try append(2..<3, perSave: 1, to: try open(settings).0)
+        withKnownIssue("LogStore appends after dropped transactions in a spared segment") { () throws -> Void in
+            let values = try ModelContext(try open(settings).0).fetch(FetchDescriptor<Reading>()).map(\.value)
+            #expect(values == [2])
+        }
+    }
+}
