@@ -82,8 +82,7 @@ enum Journal {
                 scan.entries.append((entry, start + Int64(lineEnd - data.startIndex)))
                 scan.validLength = start + Int64(lineEnd - data.startIndex)
             case .bad(let declaredLength):
-                let rest = data.endIndex - lineStart
-                if lineEnd == data.endIndex, couldBeTorn(data[lineStart...], declaredLength: declaredLength, restLength: rest) {
+                if couldBeTorn(data[lineStart...], declaredLength: declaredLength, isLastLine: lineEnd == data.endIndex) {
                     scan.hasTornTail = true
                     return scan
                 }
@@ -121,16 +120,23 @@ enum Journal {
         return .valid(json: body[(space + 1)...])
     }
 
-    /// Whether the bad last bytes of a journal can be a write a crash cut short: they begin as a
-    /// line does (`<8 hex digits> `), and are no longer than the line's declared length. A line
-    /// that runs past its length was merged with another or grown by damage.
-    private static func couldBeTorn(_ bytes: Data.SubSequence, declaredLength: Int?, restLength: Int) -> Bool {
+    /// Whether the bad bytes from a line's start to the end of the journal can be one write that
+    /// a crash cut short (and a power loss may have garbled, newlines included).
+    ///
+    /// With a readable header, they can when they end within the line's declared length: a line
+    /// that runs past its length was merged with another or grown by damage, and a bad line
+    /// followed by more than itself is damage in the middle. Without one, only a last line can
+    /// be torn, and only if it begins as a line does (`<8 hex digits> `) or as zeros, what an
+    /// unwritten block reads as.
+    private static func couldBeTorn(_ bytes: Data.SubSequence, declaredLength: Int?, isLastLine: Bool) -> Bool {
+        if let declaredLength { return bytes.count <= declaredLength }
+        guard isLastLine else { return false }
+        if bytes.allSatisfy({ $0 == 0 }) { return true }
         for (offset, byte) in bytes.prefix(9).enumerated() {
             let fits = offset == 8 ? byte == UInt8(ascii: " ")
                 : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
             if !fits { return false }
         }
-        guard let declaredLength else { return true }
-        return restLength <= declaredLength
+        return true
     }
 }

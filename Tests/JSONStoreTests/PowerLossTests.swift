@@ -97,15 +97,7 @@ struct TransactionSummary: Equatable, CustomStringConvertible {
 
     /// JSONStore bugs this test found (issue 11), left to the JSONStore fixes: a failing round
     /// that shows one is reported as a known issue. Remove an entry once it is fixed.
-    static let knownIssues: [(name: String, matches: @Sendable (String) -> Bool)] = [
-        // The last journal line, written but not flushed, is torn by the power loss: garbage in
-        // its last sector that holds a newline makes it two bad lines, and the first of them
-        // reads as damage in the middle; the store refuses to open. Fix: a bad line followed by
-        // no valid line is a torn tail (as the log's scan does).
-        ("a torn last journal line whose garbage holds a newline reads as damage in the middle", { failure in
-            failure.contains("a journal line in the middle fails its checksum") && failure.contains("garbled [\"")
-        }),
-    ]
+    static let knownIssues: [(name: String, matches: @Sendable (String) -> Bool)] = []
 
     /// The last journal line torn with a newline in its garbage: what a power loss during an
     /// unflushed append can leave. The save was not acknowledged; the store must open without it.
@@ -118,9 +110,7 @@ struct TransactionSummary: Equatable, CustomStringConvertible {
         let lastLine = data.dropLast().lastIndex(of: UInt8(ascii: "\n"))! + 1
         data[lastLine + (data.count - lastLine) / 2] = UInt8(ascii: "\n")   // garbage in the last line's tail
         try data.write(to: journal)
-        withKnownIssue("JSONStore reads a torn last line with a newline in it as damage in the middle") { () throws -> Void in
-            #expect(try titles(try openContainer(url)) == ["a", "b"])
-        }
+        #expect(try titles(try openContainer(url)) == ["a", "b"])
     }
 
     /// The negative control: a store that acknowledged before its data (or its directory entries)
