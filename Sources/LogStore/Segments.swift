@@ -98,8 +98,11 @@ struct LogMeta: Codable {
 /// Walks a segment's records.
 enum SegmentScanner {
     /// Every whole record from byte `from`: what `body` is given, and where valid bytes end.
-    /// A torn last record stops the walk; a damaged record followed by more bytes is an error
-    /// naming the segment and offset (or is skipped when `skipDamaged`).
+    ///
+    /// A bad record (a length past the end, a checksum mismatch, a short header) with no valid
+    /// record anywhere after it is a torn tail: the walk stops there. With a valid record after
+    /// it, it is damage in front of acknowledged data: an error naming the segment and offset
+    /// (or, with `skipDamaged`, the walk resumes at that record).
     /// - Returns: The offset where valid records end, and whether a torn tail follows it.
     static func walk(
         _ data: Data, path: String, from start: Int = 0, verify: Bool, skipDamaged: Bool,
@@ -112,39 +115,18 @@ enum SegmentScanner {
                 case .record(let record):
                     try body(bytes, record)
                     offset += record.length
-                case .torn:
-                    return (offset, true)
-                case .damaged(let reason):
-                    let length = Int(Frame.readUInt32(bytes, offset))
-                    let next = length > Frame.maximumPayload ? bytes.count : offset + Frame.headerSize + length
-                    // Damage with no whole record after it is a torn tail (a crash can leave
-                    // garbage or zeros past the last whole record); before a whole record it is
-                    // damage in the middle.
-                    guard hasRecord(bytes, from: next) else { return (offset, true) }
+                case .bad(let reason):
+                    guard let next = Frame.nextValidRecord(bytes, after: offset) else { return (offset, true) }
                     guard skipDamaged else {
                         throw DataStoreError(.corruptStore,
-                            "\(path) is damaged at byte \(offset) (\(reason)) with records after it. Restore the log "
-                            + "from a backup, or open it with skipsDamagedRecords to read around the damage; nothing was changed.")
+                            "\(path) is damaged at byte \(offset) (\(reason)), and a valid record follows at byte \(next). "
+                            + "Restore the log from a backup, or open it with skipsDamagedRecords to read around the damage; "
+                            + "nothing was changed.")
                     }
                     offset = next
                 }
             }
             return (offset, false)
         }
-    }
-
-    /// Whether a whole, valid record starts anywhere we can reach from `offset` by following lengths.
-    private static func hasRecord(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Bool {
-        var offset = start
-        while offset < bytes.count {
-            switch Frame.step(bytes, at: offset, verify: true) {
-            case .record: return true
-            case .torn: return false
-            case .damaged:
-                let length = Int(Frame.readUInt32(bytes, offset))
-                offset = length > Frame.maximumPayload ? bytes.count : offset + Frame.headerSize + length
-            }
-        }
-        return false
     }
 }
