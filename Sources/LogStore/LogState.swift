@@ -3,6 +3,8 @@ import StoreProtocol
 
 /// What one `LogStore` instance knows of its directory.
 struct LogState: Sendable {
+    /// The directory this instance reads, held open from the first look at it.
+    var directory: DirectoryHandle?
     var meta: LogMeta?
     var metaIdentity: FileIO.Identity?
     /// Ascending by first transaction; the last one is the segment being written.
@@ -18,10 +20,26 @@ struct LogState: Sendable {
     /// Brings this state up to date with the directory: the identity file, segments added or
     /// dropped by another process, and records appended since the last look. A writer passes
     /// `cutTornTail` to cut a torn last record before it appends.
+    /// - Throws: ``DataStoreError/Code/corruptStore`` when the directory or its identity file is
+    ///   no longer the store this instance opened (removed, or replaced by another store).
     mutating func refresh(_ files: LogFiles, cutTornTail: Bool, skipDamaged: Bool) throws {
+        if let directory {
+            try directory.check()
+        } else {
+            // A read-only log whose directory does not exist yet is empty.
+            guard let handle = try DirectoryHandle(opening: files.directory) else { return }
+            directory = handle
+        }
         let identity = try FileIO.identity(files.meta)
         if identity != metaIdentity || identity == nil {
-            meta = try LogMeta.read(files)
+            let current = try LogMeta.read(files)
+            if let known = meta?.storeIdentifier, current?.storeIdentifier != known {
+                let now = current.map { "the identity of store \($0.storeIdentifier)" } ?? "no identity file"
+                throw DataStoreError(.corruptStore,
+                    "\(files.meta) now holds \(now), not that of store \(known) which this instance opened: the log was "
+                    + "removed or replaced. Open the store again to use what is there now; nothing was changed.")
+            }
+            meta = current
             metaIdentity = identity
         }
         let numbers = try files.segmentNumbers()

@@ -57,33 +57,40 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
             }
             attributes[timestamp.entityName] = attribute
         }
-        let files = LogFiles(directory: configuration.directory.path)
+        let (path, created) = try LogDirectory.resolve(configuration.directory.path, create: configuration.allowsSave)
+        let files = LogFiles(directory: path)
         let lock = FileLock(path: files.lock)
         var state = LogState()
-        if configuration.allowsSave {
-            do {
-                try FileManager.default.createDirectory(at: configuration.directory, withIntermediateDirectories: true)
-            } catch {
-                throw DataStoreError(.ioFailure, "Could not create the log directory \(files.directory): \(error.localizedDescription).")
-            }
-            try lock.withLock(exclusive: true) {
-                try state.refresh(files, cutTornTail: true, skipDamaged: configuration.skipsDamagedRecords)
-                if state.meta == nil {
-                    if !state.segments.isEmpty {
-                        throw DataStoreError(.corruptStore,
-                            "\(files.directory) holds log segments but no store.json. Restore store.json from a backup; nothing was changed.")
-                    }
-                    let meta = LogMeta(storeIdentifier: UUID().uuidString, droppedThrough: 0)
-                    try meta.write(files)
-                    state.meta = meta
-                    state.metaIdentity = try FileIO.identity(files.meta)
+        do {
+            if configuration.allowsSave {
+                if try FileIO.identity(files.lock) == nil {
+                    // No writer has opened this directory: check it before the exclusive lock
+                    // creates the lock file, so that a refused open leaves nothing behind.
+                    var probe = LogState()
+                    try probe.refresh(files, cutTornTail: false, skipDamaged: configuration.skipsDamagedRecords)
+                    if probe.meta == nil { try files.requireNewLogDirectory() }
                 }
-                try state.removeDroppedSegments(files: files)
+                try lock.withLock(exclusive: true) {
+                    try state.refresh(files, cutTornTail: true, skipDamaged: configuration.skipsDamagedRecords)
+                    try files.removeTemporaryFiles()
+                    if state.meta == nil {
+                        try files.requireNewLogDirectory()
+                        let meta = LogMeta(storeIdentifier: UUID().uuidString, droppedThrough: 0)
+                        try meta.write(files)
+                        state.meta = meta
+                        state.metaIdentity = try FileIO.identity(files.meta)
+                    }
+                    try state.removeDroppedSegments(files: files)
+                }
+            } else {
+                try lock.withLock(exclusive: false) {
+                    try state.refresh(files, cutTornTail: false, skipDamaged: configuration.skipsDamagedRecords)
+                }
             }
-        } else if FileManager.default.fileExists(atPath: files.directory) {
-            try lock.withLock(exclusive: false) {
-                try state.refresh(files, cutTornTail: false, skipDamaged: configuration.skipsDamagedRecords)
-            }
+        } catch {
+            // A directory this open created holds nothing of value: only what this open wrote.
+            if let created { try? FileManager.default.removeItem(atPath: created) }
+            throw error
         }
         self.configuration = configuration
         self.schema = schema
@@ -99,9 +106,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     private func read<T: Sendable>(_ body: (LogState) throws -> T) throws -> T {
         try state.withLock { state in
             try lock.withLock(exclusive: false) {
-                if FileManager.default.fileExists(atPath: files.directory) {
-                    try state.refresh(files, cutTornTail: false, skipDamaged: configuration.skipsDamagedRecords)
-                }
+                try state.refresh(files, cutTornTail: false, skipDamaged: configuration.skipsDamagedRecords)
                 return try body(state)
             }
         }
@@ -112,7 +117,9 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
             throw DataStoreError(.readOnly, "The log store \(files.directory) is read-only (allowsSave is false); nothing was written.")
         }
         return try state.withLock { state in
-            try lock.withLock(exclusive: true) {
+            // Before the lock, whose file would otherwise be created in a directory that replaced ours.
+            try state.directory?.check()
+            return try lock.withLock(exclusive: true) {
                 try state.refresh(files, cutTornTail: true, skipDamaged: configuration.skipsDamagedRecords)
                 return try body(&state)
             }

@@ -53,16 +53,53 @@ struct LogFiles: Sendable {
     func segment(_ first: Int64) -> String { directory + "/segment-" + String(format: "%020lld", first) + ".log" }
     func index(_ first: Int64) -> String { directory + "/segment-" + String(format: "%020lld", first) + ".index" }
 
-    /// The first transaction number of every segment file, ascending.
-    func segmentNumbers() throws -> [Int64] {
-        let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
+    /// The names in the directory.
+    func names() throws -> [String] {
+        do { return try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
             throw DataStoreError(.ioFailure, "Could not list the log directory \(directory): \(error.localizedDescription).")
         }
-        return names.compactMap { name -> Int64? in
+    }
+
+    /// The first transaction number of every segment file, ascending.
+    func segmentNumbers() throws -> [Int64] {
+        try names().compactMap { name -> Int64? in
             guard name.hasPrefix("segment-"), name.hasSuffix(".log") else { return nil }
             return Int64(name.dropFirst("segment-".count).dropLast(".log".count))
         }.sorted()
+    }
+}
+
+extension LogFiles {
+    /// Whether `name` is a temporary file of ``FileIO/replaceAtomically(_:with:)`` for the
+    /// identity file or an index (`<name>.tmp-<process>`): one a crash left before its rename.
+    static func isTemporary(_ name: String) -> Bool {
+        guard let range = name.range(of: ".tmp-"), !name[range.upperBound...].isEmpty,
+              name[range.upperBound...].allSatisfy(\.isNumber) else { return false }
+        let base = name[..<range.lowerBound]
+        return base == "store.json" || (base.hasPrefix("segment-") && base.hasSuffix(".index"))
+    }
+
+    /// Removes temporary files a crash left. Only a writer holding the exclusive lock calls
+    /// this, and every temporary file is written under that lock, so none is in use.
+    func removeTemporaryFiles() throws {
+        for name in try names() where Self.isTemporary(name) { try FileIO.remove(directory + "/" + name) }
+    }
+
+    /// Throws unless the directory holds nothing but what a new log may find there (its lock,
+    /// leftover temporary files, hidden files), so that a log is never started among another
+    /// program's files or beside segments whose identity file is gone.
+    /// - Throws: ``DataStoreError/Code/corruptStore`` naming what is there.
+    func requireNewLogDirectory() throws {
+        let others = try names().filter { !$0.hasPrefix(".") && $0 != "lock" && !Self.isTemporary($0) }.sorted()
+        guard !others.isEmpty else { return }
+        let listed = others.prefix(5).joined(separator: ", ") + (others.count > 5 ? ", …" : "")
+        if others.contains(where: { $0.hasPrefix("segment-") }) {
+            throw DataStoreError(.corruptStore,
+                "\(directory) holds log segments but no store.json. Restore store.json from a backup; nothing was changed.")
+        }
+        throw DataStoreError(.corruptStore,
+            "\(directory) is not a log store: it has no store.json and holds other files (\(listed)). Point the "
+            + "configuration at an empty or new directory; nothing was changed.")
     }
 }
 

@@ -183,8 +183,8 @@ public final class FileLock: Sendable {
     /// written yet) runs `body` without one.
     /// - Throws: ``DataStoreError/Code/ioFailure`` when the lock file cannot be opened or locked.
     public func withLock<T>(exclusive: Bool, _ body: () throws -> T) throws -> T {
-        var fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        if fd < 0, !exclusive, errno == EACCES || errno == EROFS { fd = open(path, O_RDONLY | O_CLOEXEC) }
+        // A reader never creates the lock file: a read-only open changes nothing on disk.
+        let fd = exclusive ? open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) : open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0, !exclusive, errno == ENOENT { return try body() }   // nothing to read yet
         guard fd >= 0 else { throw FileIO.failure("open the lock file", path) }
         defer { close(fd) }
