@@ -77,8 +77,24 @@ enum Frame {
     /// A length above this is damage, not data (it also bounds what a damaged header can make us allocate).
     static let maximumPayload = 1 << 30
 
+    /// The record for `payload`, called before anything of a save is written.
+    /// - Throws: ``DataStoreError/Code/unsupportedFeature`` when the JSON encoder refuses a value
+    ///   (one it cannot store so that it reads back exactly): the save fails and nothing is written.
     static func encode(_ payload: LogPayload, earliest: Double, latest: Double) throws -> Data {
-        let json = SnapshotJSON.encode(payload.snapshotValue)
+        // Through a throwing function type, so that this is the one place where an encoder that
+        // refuses values (issue 11: non-finite numbers, nesting too deep) surfaces its error,
+        // whether `SnapshotJSON.encode` throws or not.
+        let encodeJSON: (SnapshotValue) throws -> Data = SnapshotJSON.encode
+        let json: Data
+        do {
+            json = try encodeJSON(payload.snapshotValue)
+        } catch let error as DataStoreError {
+            throw error
+        } catch {
+            throw DataStoreError.unsupportedFeature(
+                "The log store cannot store transaction \(payload.transactionNumber) so that it reads back exactly: \(error). "
+                + "Change the value; nothing was written.")
+        }
         var frame = Data(capacity: headerSize + json.count)
         func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { frame.append(contentsOf: $0) } }
         append(UInt32(json.count))
