@@ -4,9 +4,10 @@ import StoreProtocol
 /// What one `LogStore` instance knows of its directory.
 struct LogState: Sendable {
     /// The directory this instance reads, held open from the first look at it.
-    var directory: DirectoryHandle?
+    var directory: HeldFile?
     var meta: LogMeta?
-    var metaIdentity: FileIO.Identity?
+    /// The identity file `meta` was read from, held so that a replacement is always noticed.
+    var metaFile: HeldFile?
     /// Ascending by first transaction; the last one is the segment being written.
     var segments: [SegmentInfo] = []
     /// Which segments have their index file (sealed).
@@ -24,14 +25,14 @@ struct LogState: Sendable {
     ///   no longer the store this instance opened (removed, or replaced by another store).
     mutating func refresh(_ files: LogFiles, cutTornTail: Bool, skipDamaged: Bool) throws {
         if let directory {
-            try directory.check()
+            try directory.checkLogDirectory()
         } else {
             // A read-only log whose directory does not exist yet is empty.
-            guard let handle = try DirectoryHandle(opening: files.directory) else { return }
+            guard let handle = try HeldFile(opening: files.directory, directory: true) else { return }
             directory = handle
         }
-        let identity = try FileIO.identity(files.meta)
-        if identity != metaIdentity || identity == nil {
+        if try metaFile?.isCurrent() != true {
+            let file = try HeldFile(opening: files.meta, directory: false)
             let current = try LogMeta.read(files)
             if let known = meta?.storeIdentifier, current?.storeIdentifier != known {
                 let now = current.map { "the identity of store \($0.storeIdentifier)" } ?? "no identity file"
@@ -40,7 +41,7 @@ struct LogState: Sendable {
                     + "removed or replaced. Open the store again to use what is there now; nothing was changed.")
             }
             meta = current
-            metaIdentity = identity
+            metaFile = file
         }
         let numbers = try files.segmentNumbers()
         let present = Set(numbers)
@@ -156,7 +157,7 @@ struct LogState: Sendable {
         meta.droppedThrough = transaction
         try meta.write(files)
         self.meta = meta
-        metaIdentity = try FileIO.identity(files.meta)
+        metaFile = try HeldFile(opening: files.meta, directory: false)
     }
 
     /// Removes the oldest segment's files.

@@ -78,7 +78,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
                         let meta = LogMeta(storeIdentifier: UUID().uuidString, droppedThrough: 0)
                         try meta.write(files)
                         state.meta = meta
-                        state.metaIdentity = try FileIO.identity(files.meta)
+                        state.metaFile = try HeldFile(opening: files.meta, directory: false)
                     }
                     try state.removeDroppedSegments(files: files)
                 }
@@ -118,7 +118,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
         }
         return try state.withLock { state in
             // Before the lock, whose file would otherwise be created in a directory that replaced ours.
-            try state.directory?.check()
+            try state.directory?.checkLogDirectory()
             return try lock.withLock(exclusive: true) {
                 try state.refresh(files, cutTornTail: true, skipDamaged: configuration.skipsDamagedRecords)
                 return try body(&state)

@@ -74,6 +74,29 @@ func isSymbolicLink(_ url: URL) -> Bool {
         #expect(try values(open(configuration(directory)).0) == [100, 101, 102], "the new store is untouched")
     }
 
+    /// Defect 2: the identity file is swapped for another store's (a restore of the wrong backup)
+    /// under an open instance, in the same directory: the instance refuses rather than adopting it.
+    @Test func anIdentityFileOfAnotherStoreUnderAnOpenStoreIsReported() throws {
+        let base = try temporaryDirectory()
+        let directory = base.appending(path: "log"), other = base.appending(path: "other")
+        let (writer, _) = try open(configuration(directory))
+        try append(0..<2, perSave: 1, to: writer)
+        _ = try open(configuration(other))
+        let (reader, _) = try open(readOnly(directory))
+        try FileManager.default.removeItem(at: directory.appending(path: "store.json"))
+        try FileManager.default.copyItem(at: other.appending(path: "store.json"), to: directory.appending(path: "store.json"))
+        let before = try tree(directory)
+        for (name, container) in [("writer", writer), ("reader", reader)] {
+            #expect(Comment(rawValue: name)) {
+                _ = try values(container)
+            } throws: { error in
+                (error as? DataStoreError)?.code == .corruptStore && "\(error)".contains("store.json")
+            }
+        }
+        #expect(throws: DataStoreError(.corruptStore, "")) { try append(2..<3, perSave: 1, to: writer) }
+        #expect(try tree(directory) == before, "nothing written")
+    }
+
     /// Defect 3: a read-only open (and its reads) of a log without a lock file creates nothing;
     /// before the fix the shared lock created `lock`.
     @Test func aReadOnlyOpenCreatesNothing() throws {
