@@ -110,9 +110,11 @@ import Testing
         #expect(corrupt == 9 * Damage.allCases.count && torn == Damage.allCases.count)
     }
 
-    /// A record whose checksum holds but whose payload does not decode is never a torn tail,
-    /// even as the last record: the open fails naming the segment, and nothing is cut.
-    @Test func aLastRecordThatPassesItsChecksumButDoesNotDecodeIsCorruption() throws {
+    /// A record whose checksum holds but whose payload does not decode is never a torn tail nor
+    /// skipped, at the end of a segment or in its middle, read-only or writable, with
+    /// `skipsDamagedRecords` or without: the open fails naming the segment and offset, and
+    /// nothing is cut.
+    @Test func aRecordThatPassesItsChecksumButDoesNotDecodeIsCorruption() throws {
         let (directory, segment, pristine) = try tenRecordLog()
         let payload = Data(#"{"transactionNumber":"eleven"}"#.utf8)
         var frame = Data()
@@ -124,19 +126,25 @@ import Testing
         frame.append(payload)
         let checksum = CRC32.checksum(frame[8...])
         withUnsafeBytes(of: checksum.littleEndian) { frame.replaceSubrange(4..<8, with: $0) }
-        let damaged = pristine + frame
-        try damaged.write(to: segment)
-        for allowsSave in [true, false] {
-            var settings = configuration(directory, segmentSize: 1 << 20)
-            settings.allowsSave = allowsSave
-            #expect {
-                _ = try open(settings)
-            } throws: { error in
-                guard let error = error as? DataStoreError else { return false }
-                return error.code == .corruptStore && error.message.contains(segment.lastPathComponent)
-                    && error.message.contains("byte \(pristine.count)")
+        let lastRecord = try #require(Self.recordOffsets(pristine).last)
+        for at in [pristine.count, lastRecord] {
+            var damaged = pristine
+            damaged.insert(contentsOf: frame, at: at)
+            try damaged.write(to: segment)
+            for allowsSave in [true, false] {
+                for skipping in [false, true] {
+                    var settings = configuration(directory, segmentSize: 1 << 20, skipsDamagedRecords: skipping)
+                    settings.allowsSave = allowsSave
+                    #expect {
+                        _ = try open(settings)
+                    } throws: { error in
+                        guard let error = error as? DataStoreError else { return false }
+                        return error.code == .corruptStore && error.message.contains(segment.lastPathComponent)
+                            && error.message.contains("byte \(at)")
+                    }
+                    #expect(try Data(contentsOf: segment) == damaged, "at \(at), allowsSave \(allowsSave), skipping \(skipping): nothing is cut")
+                }
             }
-            #expect(try Data(contentsOf: segment) == damaged, "allowsSave \(allowsSave): nothing is cut")
         }
     }
 }
