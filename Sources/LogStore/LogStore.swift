@@ -37,12 +37,14 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     public var statistics: Statistics { counters.withLock { $0 } }
     public func resetStatistics() { counters.withLock { $0 = Statistics() } }
 
-    /// Opens the log in `configuration.directory`, creating it unless the configuration is
-    /// read-only, and cuts a torn last record back to the last whole transaction.
+    /// Opens the log in `configuration.directory` (a symbolic link resolved once, here),
+    /// creating it unless the configuration is read-only, and cuts a torn last record back to
+    /// the last whole transaction. A read-only open, or one that fails, creates nothing.
     /// - Throws: ``DataStoreError/Code/invalidConfiguration`` for a timestamp key path that is
-    ///   not a stored property; ``DataStoreError/Code/corruptStore`` for a directory that is not a
-    ///   log or a damaged record in the middle of a segment (naming segment and offset);
-    ///   ``DataStoreError/Code/ioFailure`` when the system refuses.
+    ///   not a stored property, a link to nothing or a path that is a file;
+    ///   ``DataStoreError/Code/corruptStore`` for a directory that is not a log (other files and
+    ///   no `store.json`) or a damaged record with valid records after it (naming segment and
+    ///   offset); ``DataStoreError/Code/ioFailure`` when the system refuses.
     public init(_ configuration: LogStoreConfiguration) throws {
         guard let schema = configuration.schema else {
             throw DataStoreError(.invalidSchema, "LogStore '\(configuration.name)' needs a schema; open it through a ModelContainer.")
