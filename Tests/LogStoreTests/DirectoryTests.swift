@@ -206,6 +206,22 @@ func isSymbolicLink(_ url: URL) -> Bool {
         }
     }
 
+    /// A path that is a file is refused, and the file is left as it was.
+    @Test func aFileAsTheLogDirectoryIsRefused() throws {
+        let base = try temporaryDirectory()
+        let file = base.appending(path: "readings")
+        try Data("not a directory".utf8).write(to: file)
+        let before = try tree(base)
+        for settings in [configuration(file), readOnly(file)] {
+            #expect {
+                _ = try open(settings)
+            } throws: { error in
+                (error as? DataStoreError)?.code == .invalidConfiguration && "\(error)".contains("not a directory")
+            }
+            #expect(try tree(base) == before, "allowsSave \(settings.allowsSave): nothing created or changed")
+        }
+    }
+
     /// Defect 7: temporary files a crash left (an identity file or index written but not yet
     /// renamed) are removed by the next writable open; a read-only open and other files are left.
     @Test func temporaryFilesACrashLeftAreRemovedByTheNextWritableOpen() throws {
