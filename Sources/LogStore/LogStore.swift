@@ -88,6 +88,8 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
                 try lock.withLock(exclusive: false) {
                     try state.refresh(files, cutTornTail: false, skipDamaged: configuration.skipsDamagedRecords)
                 }
+                // A directory of other files is not an empty log, read-only or not.
+                if state.directory != nil, state.meta == nil { try files.requireNewLogDirectory() }
             }
         } catch {
             // A directory this open created holds nothing of value: only what this open wrote.

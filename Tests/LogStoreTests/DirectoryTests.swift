@@ -117,9 +117,9 @@ func isSymbolicLink(_ url: URL) -> Bool {
         #expect(!FileManager.default.fileExists(atPath: missing.deletingLastPathComponent().path), "no directory created")
     }
 
-    /// Defect 3: writable opens that fail create nothing. Before the fix, a directory of another
-    /// program's files became a log (store.json and lock written among them), and opens refused
-    /// for damage left a lock file.
+    /// Defect 3: opens that fail create nothing. Before the fix, a directory of another
+    /// program's files became a log (store.json and lock written among them) or read as an empty
+    /// one, segments without store.json were read, and opens refused for damage left a lock file.
     @Test func aFailedWritableOpenCreatesNothing() throws {
         let base = try temporaryDirectory()
         var cases: [(String, [String: Data])] = [
@@ -143,12 +143,14 @@ func isSymbolicLink(_ url: URL) -> Bool {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
             for (name, data) in contents { try data.write(to: directory.appending(path: name)) }
             let before = try tree(directory)
-            #expect(Comment(rawValue: what)) {
-                _ = try open(configuration(directory))
-            } throws: { error in
-                (error as? DataStoreError)?.code == .corruptStore
+            for settings in [readOnly(directory), configuration(directory)] {
+                #expect(Comment(rawValue: "\(what), allowsSave \(settings.allowsSave)")) {
+                    _ = try open(settings)
+                } throws: { error in
+                    (error as? DataStoreError)?.code == .corruptStore
+                }
+                #expect(try tree(directory) == before, "\(what), allowsSave \(settings.allowsSave): nothing created or changed")
             }
-            #expect(try tree(directory) == before, "\(what): nothing created or changed")
         }
 
         // An open that fails after creating the directory (an injected fault writing store.json)
