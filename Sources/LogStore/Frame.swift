@@ -77,8 +77,26 @@ enum Frame {
     /// A length above this is damage, not data (it also bounds what a damaged header can make us allocate).
     static let maximumPayload = 1 << 30
 
+    /// The record for `payload`, called before anything of a save is written.
+    /// - Throws: ``DataStoreError/Code/unsupportedFeature`` when the JSON encoder refuses a value,
+    ///   or a value would not read back exactly (``ReadBack``): the save fails, nothing is written.
     static func encode(_ payload: LogPayload, earliest: Double, latest: Double) throws -> Data {
-        let json = SnapshotJSON.encode(payload.snapshotValue)
+        // Through a throwing function type, so that this is the one place where an encoder that
+        // refuses values (issue 11: non-finite numbers, nesting too deep) surfaces its error,
+        // whether `SnapshotJSON.encode` throws or not.
+        let encodeJSON: (SnapshotValue) throws -> Data = SnapshotJSON.encode
+        let value = payload.snapshotValue
+        let json: Data
+        do {
+            json = try encodeJSON(value)
+        } catch let error as DataStoreError {
+            throw error
+        } catch {
+            throw DataStoreError.unsupportedFeature(
+                "The log store cannot store transaction \(payload.transactionNumber) so that it reads back exactly: \(error). "
+                + "Change the value; nothing was written.")
+        }
+        try ReadBack.check(json, encodes: value, transaction: payload.transactionNumber)
         var frame = Data(capacity: headerSize + json.count)
         func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { frame.append(contentsOf: $0) } }
         append(UInt32(json.count))
@@ -103,10 +121,11 @@ enum Frame {
     /// What walking a segment's bytes found.
     enum Step {
         case record(Record)
-        /// The bytes end inside a record: a write a crash cut short (only valid at the end).
-        case torn
-        /// A whole record whose checksum fails, or a header that makes no sense.
-        case damaged(reason: String)
+        /// No whole, valid record starts here: fewer bytes than a header, a length past the end
+        /// of the bytes or beyond ``maximumPayload``, or a checksum mismatch. Whether that is a
+        /// torn tail or damage is decided by what follows (``nextValidRecord(_:after:)``), never
+        /// by the header alone: a damaged length can point anywhere.
+        case bad(reason: String)
     }
 
     static func readUInt32(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
@@ -119,14 +138,38 @@ enum Frame {
 
     /// Reads the record at `offset`, checking its checksum when `verify` is set.
     static func step(_ bytes: UnsafeRawBufferPointer, at offset: Int, verify: Bool) -> Step {
-        guard bytes.count - offset >= headerSize else { return .torn }
+        guard bytes.count - offset >= headerSize else { return .bad(reason: "\(bytes.count - offset) bytes, less than a record header") }
         let length = Int(readUInt32(bytes, offset))
-        guard length <= maximumPayload else { return .damaged(reason: "a length of \(length) bytes") }
-        guard bytes.count - offset - headerSize >= length else { return .torn }
+        guard length <= maximumPayload else { return .bad(reason: "a length of \(length) bytes") }
+        guard bytes.count - offset - headerSize >= length else {
+            return .bad(reason: "a length of \(length) bytes, past the end of the file")
+        }
         let end = offset + headerSize + length
-        if verify, !checksumHolds(bytes, offset: offset, end: end) { return .damaged(reason: "a checksum mismatch") }
+        if verify, !checksumHolds(bytes, offset: offset, end: end) { return .bad(reason: "a checksum mismatch") }
         return .record(Record(offset: offset, length: headerSize + length, earliest: readDouble(bytes, offset + 8),
                               latest: readDouble(bytes, offset + 16), payloadRange: (offset + headerSize)..<end))
+    }
+
+    /// The offset of the first whole record with a valid checksum that starts after `offset`,
+    /// looking at every byte: the header at `offset` is not trusted to say where the next record
+    /// starts. `nil` means the bytes from `offset` on hold no record, so a bad record there is a
+    /// torn tail (a write a crash cut short) and not damage in front of acknowledged records.
+    ///
+    /// A payload is JSON, which holds no NUL byte, so a record cannot hide inside another's
+    /// payload; a candidate must start with `{` and pass its CRC-32, so bytes that only look like
+    /// a header are not taken for one.
+    static func nextValidRecord(_ bytes: UnsafeRawBufferPointer, after offset: Int) -> Int? {
+        var candidate = offset + 1
+        while bytes.count - candidate >= headerSize + 2 {
+            let length = Int(readUInt32(bytes, candidate))
+            if length >= 2, length <= bytes.count - candidate - headerSize,
+               bytes[candidate + headerSize] == UInt8(ascii: "{"),
+               checksumHolds(bytes, offset: candidate, end: candidate + headerSize + length) {
+                return candidate
+            }
+            candidate += 1
+        }
+        return nil
     }
 
     /// Whether the record at `offset..<end` has the checksum its header says.

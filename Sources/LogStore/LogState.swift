@@ -3,8 +3,11 @@ import StoreProtocol
 
 /// What one `LogStore` instance knows of its directory.
 struct LogState: Sendable {
+    /// The directory this instance reads, held open from the first look at it.
+    var directory: HeldFile?
     var meta: LogMeta?
-    var metaIdentity: FileIO.Identity?
+    /// The identity file `meta` was read from, held so that a replacement is always noticed.
+    var metaFile: HeldFile?
     /// Ascending by first transaction; the last one is the segment being written.
     var segments: [SegmentInfo] = []
     /// Which segments have their index file (sealed).
@@ -18,37 +21,61 @@ struct LogState: Sendable {
     /// Brings this state up to date with the directory: the identity file, segments added or
     /// dropped by another process, and records appended since the last look. A writer passes
     /// `cutTornTail` to cut a torn last record before it appends.
+    /// - Throws: ``DataStoreError/Code/corruptStore`` when the directory or its identity file is
+    ///   no longer the store this instance opened (removed, or replaced by another store).
     mutating func refresh(_ files: LogFiles, cutTornTail: Bool, skipDamaged: Bool) throws {
-        let identity = try FileIO.identity(files.meta)
-        if identity != metaIdentity || identity == nil {
-            meta = try LogMeta.read(files)
-            metaIdentity = identity
+        if let directory {
+            try directory.checkLogDirectory()
+        } else {
+            // A read-only log whose directory does not exist yet is empty.
+            guard let handle = try HeldFile(opening: files.directory, directory: true) else { return }
+            directory = handle
+        }
+        if try metaFile?.isCurrent() != true {
+            let file = try HeldFile(opening: files.meta, directory: false)
+            let current = try LogMeta.read(files)
+            if let known = meta?.storeIdentifier, current?.storeIdentifier != known {
+                let now = current.map { "the identity of store \($0.storeIdentifier)" } ?? "no identity file"
+                throw DataStoreError(.corruptStore,
+                    "\(files.meta) now holds \(now), not that of store \(known) which this instance opened: the log was "
+                    + "removed or replaced. Open the store again to use what is there now; nothing was changed.")
+            }
+            meta = current
+            metaFile = file
         }
         let numbers = try files.segmentNumbers()
         let present = Set(numbers)
         segments.removeAll { !present.contains($0.first) }
         sealed = sealed.intersection(present)
+        // Segments whose index claims more bytes than they hold: read, and judged below.
+        var overclaimed: [Int64: Int64] = [:]
         for number in numbers where !segments.contains(where: { $0.first == number }) {
             // An index is a cache: one that is missing, damaged or does not fit its segment is
             // ignored and the segment read instead.
             if let data = try? FileIO.read(files.index(number)), let value = try? SnapshotJSON.parse(data),
                let info = try? SnapshotDecoder().decode(SegmentInfo.self, from: value),
                info.first == number, info.last >= info.first, info.bytes >= 0 {
-                // A sealed segment was flushed whole before its index was written: a size that
-                // differs now is damage, not a crash.
+                // Nothing is appended to a sealed segment, so a segment longer than its index
+                // says is damage. One shorter may be a power loss: logs written before sealing
+                // flushed the segment first could lose its last saves under `.periodic`.
                 let size = try FileIO.identity(files.segment(number))?.size ?? -1
-                guard size == info.bytes else {
+                if size == info.bytes {
+                    segments.append(info)
+                    sealed.insert(number)
+                } else if size >= 0, size < info.bytes {
+                    overclaimed[number] = info.bytes
+                    segments.append(SegmentInfo(first: number))
+                } else {
                     throw DataStoreError(.corruptStore,
                         "\(files.segment(number)) is \(size) bytes but was sealed at \(info.bytes). Restore the log from a backup; nothing was changed.")
                 }
-                segments.append(info)
-                sealed.insert(number)
             } else {
                 segments.append(SegmentInfo(first: number))
             }
         }
         segments.sort { $0.first < $1.first }
         // Read what was appended to segments without an index (normally only the last one).
+        var tornAt: [Int: Int] = [:]
         for index in segments.indices where !sealed.contains(segments[index].first) {
             let path = files.segment(segments[index].first)
             guard let size = try FileIO.identity(path)?.size, size != segments[index].bytes else { continue }
@@ -64,14 +91,37 @@ struct LogState: Sendable {
                 }
                 info.add(payload, record: record)
             }
-            if torn, index < segments.count - 1 {
-                throw DataStoreError(.corruptStore,
-                    "\(path) ends in a partial record at byte \(validEnd), but it is not the segment being written. "
-                    + "Restore the log from a backup; nothing was changed.")
-            }
             info.bytes = Int64(validEnd)
             segments[index] = info
-            if torn, cutTornTail { try FileIO.truncate(path, to: Int64(validEnd)) }
+            if torn { tornAt[index] = validEnd }
+        }
+        // A torn or overclaimed segment loses only unflushed saves when no later segment holds a
+        // record (a crash between creating the next segment and flushing anything into it);
+        // before records, it is damage.
+        let lossEnds = Set(tornAt.keys).union(segments.indices.filter { overclaimed[segments[$0].first] != nil })
+        for index in lossEnds.sorted() where segments[(index + 1)...].contains(where: { !$0.isEmpty }) {
+            let path = files.segment(segments[index].first)
+            if let claimed = overclaimed[segments[index].first] {
+                throw DataStoreError(.corruptStore,
+                    "\(path) is \(segments[index].bytes) bytes but was sealed at \(claimed), and later segments hold records. "
+                    + "Restore the log from a backup; nothing was changed.")
+            }
+            throw DataStoreError(.corruptStore,
+                "\(path) ends in a partial record at byte \(segments[index].bytes), but it is not the segment being written. "
+                + "Restore the log from a backup; nothing was changed.")
+        }
+        if cutTornTail, let first = lossEnds.min() {
+            // The writer makes the damaged segment the one being written again: the empty
+            // segments after it (named for transactions that are gone) go first, then its stale
+            // index, then its torn tail. A crash between the steps leaves a state this repeats.
+            while segments.count > first + 1, let later = segments.last {
+                try FileIO.remove(files.segment(later.first))
+                try FileIO.remove(files.index(later.first))
+                segments.removeLast()
+                sealed.remove(later.first)
+            }
+            if overclaimed[segments[first].first] != nil { try FileIO.remove(files.index(segments[first].first)) }
+            if tornAt[first] != nil { try FileIO.truncate(files.segment(segments[first].first), to: segments[first].bytes) }
         }
         // Segments follow each other without gaps.
         let whole = segments.filter { !$0.isEmpty }
@@ -86,10 +136,8 @@ struct LogState: Sendable {
     /// Writes the index file of a segment that is full, so later opens need not read it.
     mutating func seal(_ index: Int, files: LogFiles) throws {
         let info = segments[index]
-        // The index says the segment is whole at `info.bytes`, which refresh holds it to: with
-        // `.periodic` durability its last records may not be on disk yet, so flush them first
-        // (else a power loss leaves a durable index over a shorter segment, and the log no
-        // longer opens).
+        // The segment's data reaches the disk before an index that describes it: with
+        // `.periodic` durability its last saves may not have been flushed yet.
         try FileIO.sync(files.segment(info.first))
         try FileIO.replaceAtomically(files.index(info.first), with: SnapshotJSON.encode(try SnapshotEncoder().encode(info)))
         sealed.insert(info.first)
@@ -109,7 +157,7 @@ struct LogState: Sendable {
         meta.droppedThrough = transaction
         try meta.write(files)
         self.meta = meta
-        metaIdentity = try FileIO.identity(files.meta)
+        metaFile = try HeldFile(opening: files.meta, directory: false)
     }
 
     /// Removes the oldest segment's files.

@@ -37,12 +37,14 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     public var statistics: Statistics { counters.withLock { $0 } }
     public func resetStatistics() { counters.withLock { $0 = Statistics() } }
 
-    /// Opens the log in `configuration.directory`, creating it unless the configuration is
-    /// read-only, and cuts a torn last record back to the last whole transaction.
+    /// Opens the log in `configuration.directory` (a symbolic link resolved once, here),
+    /// creating it unless the configuration is read-only, and cuts a torn last record back to
+    /// the last whole transaction. A read-only open, or one that fails, creates nothing.
     /// - Throws: ``DataStoreError/Code/invalidConfiguration`` for a timestamp key path that is
-    ///   not a stored property; ``DataStoreError/Code/corruptStore`` for a directory that is not a
-    ///   log or a damaged record in the middle of a segment (naming segment and offset);
-    ///   ``DataStoreError/Code/ioFailure`` when the system refuses.
+    ///   not a stored property, a link to nothing or a path that is a file;
+    ///   ``DataStoreError/Code/corruptStore`` for a directory that is not a log (other files and
+    ///   no `store.json`) or a damaged record with valid records after it (naming segment and
+    ///   offset); ``DataStoreError/Code/ioFailure`` when the system refuses.
     public init(_ configuration: LogStoreConfiguration) throws {
         guard let schema = configuration.schema else {
             throw DataStoreError(.invalidSchema, "LogStore '\(configuration.name)' needs a schema; open it through a ModelContainer.")
@@ -57,33 +59,42 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
             }
             attributes[timestamp.entityName] = attribute
         }
-        let files = LogFiles(directory: configuration.directory.path)
+        let (path, created) = try LogDirectory.resolve(configuration.directory.path, create: configuration.allowsSave)
+        let files = LogFiles(directory: path)
         let lock = FileLock(path: files.lock)
         var state = LogState()
-        if configuration.allowsSave {
-            do {
-                try FileManager.default.createDirectory(at: configuration.directory, withIntermediateDirectories: true)
-            } catch {
-                throw DataStoreError(.ioFailure, "Could not create the log directory \(files.directory): \(error.localizedDescription).")
-            }
-            try lock.withLock(exclusive: true) {
-                try state.refresh(files, cutTornTail: true, skipDamaged: configuration.skipsDamagedRecords)
-                if state.meta == nil {
-                    if !state.segments.isEmpty {
-                        throw DataStoreError(.corruptStore,
-                            "\(files.directory) holds log segments but no store.json. Restore store.json from a backup; nothing was changed.")
-                    }
-                    let meta = LogMeta(storeIdentifier: UUID().uuidString, droppedThrough: 0)
-                    try meta.write(files)
-                    state.meta = meta
-                    state.metaIdentity = try FileIO.identity(files.meta)
+        do {
+            if configuration.allowsSave {
+                if try FileIO.identity(files.lock) == nil {
+                    // No writer has opened this directory: check it before the exclusive lock
+                    // creates the lock file, so that a refused open leaves nothing behind.
+                    var probe = LogState()
+                    try probe.refresh(files, cutTornTail: false, skipDamaged: configuration.skipsDamagedRecords)
+                    if probe.meta == nil { try files.requireNewLogDirectory() }
                 }
-                try state.removeDroppedSegments(files: files)
+                try lock.withLock(exclusive: true) {
+                    try state.refresh(files, cutTornTail: true, skipDamaged: configuration.skipsDamagedRecords)
+                    try files.removeTemporaryFiles()
+                    if state.meta == nil {
+                        try files.requireNewLogDirectory()
+                        let meta = LogMeta(storeIdentifier: UUID().uuidString, droppedThrough: 0)
+                        try meta.write(files)
+                        state.meta = meta
+                        state.metaFile = try HeldFile(opening: files.meta, directory: false)
+                    }
+                    try state.removeDroppedSegments(files: files)
+                }
+            } else {
+                try lock.withLock(exclusive: false) {
+                    try state.refresh(files, cutTornTail: false, skipDamaged: configuration.skipsDamagedRecords)
+                }
+                // A directory of other files is not an empty log, read-only or not.
+                if state.directory != nil, state.meta == nil { try files.requireNewLogDirectory() }
             }
-        } else if FileManager.default.fileExists(atPath: files.directory) {
-            try lock.withLock(exclusive: false) {
-                try state.refresh(files, cutTornTail: false, skipDamaged: configuration.skipsDamagedRecords)
-            }
+        } catch {
+            // A directory this open created holds nothing of value: only what this open wrote.
+            if let created { try? FileManager.default.removeItem(atPath: created) }
+            throw error
         }
         self.configuration = configuration
         self.schema = schema
@@ -99,9 +110,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     private func read<T: Sendable>(_ body: (LogState) throws -> T) throws -> T {
         try state.withLock { state in
             try lock.withLock(exclusive: false) {
-                if FileManager.default.fileExists(atPath: files.directory) {
-                    try state.refresh(files, cutTornTail: false, skipDamaged: configuration.skipsDamagedRecords)
-                }
+                try state.refresh(files, cutTornTail: false, skipDamaged: configuration.skipsDamagedRecords)
                 return try body(state)
             }
         }
@@ -112,7 +121,9 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
             throw DataStoreError(.readOnly, "The log store \(files.directory) is read-only (allowsSave is false); nothing was written.")
         }
         return try state.withLock { state in
-            try lock.withLock(exclusive: true) {
+            // Before the lock, whose file would otherwise be created in a directory that replaced ours.
+            try state.directory?.checkLogDirectory()
+            return try lock.withLock(exclusive: true) {
                 try state.refresh(files, cutTornTail: true, skipDamaged: configuration.skipsDamagedRecords)
                 return try body(&state)
             }

@@ -13,7 +13,9 @@ public struct LogStoreConfiguration: DataStoreConfiguration {
     public typealias Store = LogStore
 
     public var name: String
-    /// The log's directory; created (with its parents) on first open unless read-only.
+    /// The log's directory; created (with its parents) on first open unless read-only. A
+    /// symbolic link is resolved when the store opens: pointing it elsewhere later does not
+    /// change which files an open store uses.
     public var directory: URL
     public var schema: Schema?
     public var allowsSave: Bool

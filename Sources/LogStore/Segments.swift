@@ -53,16 +53,53 @@ struct LogFiles: Sendable {
     func segment(_ first: Int64) -> String { directory + "/segment-" + String(format: "%020lld", first) + ".log" }
     func index(_ first: Int64) -> String { directory + "/segment-" + String(format: "%020lld", first) + ".index" }
 
-    /// The first transaction number of every segment file, ascending.
-    func segmentNumbers() throws -> [Int64] {
-        let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
+    /// The names in the directory.
+    func names() throws -> [String] {
+        do { return try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
             throw DataStoreError(.ioFailure, "Could not list the log directory \(directory): \(error.localizedDescription).")
         }
-        return names.compactMap { name -> Int64? in
+    }
+
+    /// The first transaction number of every segment file, ascending.
+    func segmentNumbers() throws -> [Int64] {
+        try names().compactMap { name -> Int64? in
             guard name.hasPrefix("segment-"), name.hasSuffix(".log") else { return nil }
             return Int64(name.dropFirst("segment-".count).dropLast(".log".count))
         }.sorted()
+    }
+}
+
+extension LogFiles {
+    /// Whether `name` is a temporary file of ``FileIO/replaceAtomically(_:with:)`` for the
+    /// identity file or an index (`<name>.tmp-<process>`): one a crash left before its rename.
+    static func isTemporary(_ name: String) -> Bool {
+        guard let range = name.range(of: ".tmp-"), !name[range.upperBound...].isEmpty,
+              name[range.upperBound...].allSatisfy(\.isNumber) else { return false }
+        let base = name[..<range.lowerBound]
+        return base == "store.json" || (base.hasPrefix("segment-") && base.hasSuffix(".index"))
+    }
+
+    /// Removes temporary files a crash left. Only a writer holding the exclusive lock calls
+    /// this, and every temporary file is written under that lock, so none is in use.
+    func removeTemporaryFiles() throws {
+        for name in try names() where Self.isTemporary(name) { try FileIO.remove(directory + "/" + name) }
+    }
+
+    /// Throws unless the directory holds nothing but what a new log may find there (its lock,
+    /// leftover temporary files, hidden files), so that a log is never started among another
+    /// program's files or beside segments whose identity file is gone.
+    /// - Throws: ``DataStoreError/Code/corruptStore`` naming what is there.
+    func requireNewLogDirectory() throws {
+        let others = try names().filter { !$0.hasPrefix(".") && $0 != "lock" && !Self.isTemporary($0) }.sorted()
+        guard !others.isEmpty else { return }
+        let listed = others.prefix(5).joined(separator: ", ") + (others.count > 5 ? ", …" : "")
+        if others.contains(where: { $0.hasPrefix("segment-") }) {
+            throw DataStoreError(.corruptStore,
+                "\(directory) holds log segments but no store.json. Restore store.json from a backup; nothing was changed.")
+        }
+        throw DataStoreError(.corruptStore,
+            "\(directory) is not a log store: it has no store.json and holds other files (\(listed)). Point the "
+            + "configuration at an empty or new directory; nothing was changed.")
     }
 }
 
@@ -98,8 +135,11 @@ struct LogMeta: Codable {
 /// Walks a segment's records.
 enum SegmentScanner {
     /// Every whole record from byte `from`: what `body` is given, and where valid bytes end.
-    /// A torn last record stops the walk; a damaged record followed by more bytes is an error
-    /// naming the segment and offset (or is skipped when `skipDamaged`).
+    ///
+    /// A bad record (a length past the end, a checksum mismatch, a short header) with no valid
+    /// record anywhere after it is a torn tail: the walk stops there. With a valid record after
+    /// it, it is damage in front of acknowledged data: an error naming the segment and offset
+    /// (or, with `skipDamaged`, the walk resumes at that record).
     /// - Returns: The offset where valid records end, and whether a torn tail follows it.
     static func walk(
         _ data: Data, path: String, from start: Int = 0, verify: Bool, skipDamaged: Bool,
@@ -112,39 +152,18 @@ enum SegmentScanner {
                 case .record(let record):
                     try body(bytes, record)
                     offset += record.length
-                case .torn:
-                    return (offset, true)
-                case .damaged(let reason):
-                    let length = Int(Frame.readUInt32(bytes, offset))
-                    let next = length > Frame.maximumPayload ? bytes.count : offset + Frame.headerSize + length
-                    // Damage with no whole record after it is a torn tail (a crash can leave
-                    // garbage or zeros past the last whole record); before a whole record it is
-                    // damage in the middle.
-                    guard hasRecord(bytes, from: next) else { return (offset, true) }
+                case .bad(let reason):
+                    guard let next = Frame.nextValidRecord(bytes, after: offset) else { return (offset, true) }
                     guard skipDamaged else {
                         throw DataStoreError(.corruptStore,
-                            "\(path) is damaged at byte \(offset) (\(reason)) with records after it. Restore the log "
-                            + "from a backup, or open it with skipsDamagedRecords to read around the damage; nothing was changed.")
+                            "\(path) is damaged at byte \(offset) (\(reason)), and a valid record follows at byte \(next). "
+                            + "Restore the log from a backup, or open it with skipsDamagedRecords to read around the damage; "
+                            + "nothing was changed.")
                     }
                     offset = next
                 }
             }
             return (offset, false)
         }
-    }
-
-    /// Whether a whole, valid record starts anywhere we can reach from `offset` by following lengths.
-    private static func hasRecord(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Bool {
-        var offset = start
-        while offset < bytes.count {
-            switch Frame.step(bytes, at: offset, verify: true) {
-            case .record: return true
-            case .torn: return false
-            case .damaged:
-                let length = Int(Frame.readUInt32(bytes, offset))
-                offset = length > Frame.maximumPayload ? bytes.count : offset + Frame.headerSize + length
-            }
-        }
-        return false
     }
 }

@@ -1,0 +1,63 @@
+import Foundation
+import StoreProtocol
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a log's files are, decided once at open.
+enum LogDirectory {
+    /// The real path of the directory at `path`, symbolic links resolved, creating it (and its
+    /// parents) when `create` is set and nothing is there. A log keeps using the directory it
+    /// resolved at open, so a link that is later pointed elsewhere never mixes two sets of files,
+    /// and no write replaces the link itself.
+    ///
+    /// - Returns: The resolved path (`path` itself when it does not exist and is not created),
+    ///   and the topmost directory this call created, for an open that fails to remove again.
+    /// - Throws: ``DataStoreError/Code/invalidConfiguration`` for a link to nothing or a path
+    ///   that is not a directory; ``DataStoreError/Code/ioFailure`` when the system refuses.
+    static func resolve(_ path: String, create: Bool) throws -> (path: String, created: String?) {
+        var info = stat()
+        var created: String?
+        if lstat(path, &info) != 0 {
+            guard errno == ENOENT else { throw FileIO.failure("inspect the log directory", path) }
+            guard create else { return (path, nil) }
+            // The topmost missing ancestor is what a failed open removes again.
+            var missing = path
+            while true {
+                let parent = (missing as NSString).deletingLastPathComponent
+                guard !parent.isEmpty, parent != missing, lstat(parent, &info) != 0, errno == ENOENT else { break }
+                missing = parent
+            }
+            do {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            } catch {
+                throw DataStoreError(.ioFailure, "Could not create the log directory \(path): \(error.localizedDescription).")
+            }
+            created = missing
+        } else if info.st_mode & S_IFMT == S_IFLNK, FileIO.realPath(path) == nil {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+            throw DataStoreError(.invalidConfiguration,
+                "The log directory \(path) is a symbolic link to \(target), which does not exist. Create that directory, "
+                + "or point the configuration at an existing directory; nothing was changed.")
+        }
+        guard let resolved = FileIO.realPath(path) else { throw FileIO.failure("resolve the log directory", path) }
+        guard stat(resolved, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw DataStoreError(.invalidConfiguration,
+                "The log directory \(path) is a file, not a directory. Point the configuration at a directory; nothing was changed.")
+        }
+        return (resolved, created)
+    }
+}
+
+extension FileIO {
+    /// `path` with every symbolic link resolved, `nil` when it (or a link's target) is missing.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
