@@ -15,6 +15,7 @@ It builds in its own folder (.build-mutation) and always restores the mutated fi
 Python's standard library and the Swift toolchain.
 """
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -60,6 +61,8 @@ def locate(mutation):
 
 
 def main(arguments):
+    # A stopped run still restores the mutated file (the `finally` below runs on SystemExit).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(130))
     check_only = "--check" in arguments
     chosen = [a for a in arguments if not a.startswith("--")]
     mutations = [m for m in MUTATIONS if (not chosen or m["id"] in chosen) and ("--quick" not in arguments or m["id"] in QUICK)]
