@@ -29,7 +29,7 @@ struct JournalEntry: Codable {
 enum Journal {
     /// Frames an entry as one line.
     static func line(for entry: JournalEntry) throws -> Data {
-        let json = SnapshotJSON.encode(try SnapshotEncoder().encode(entry))
+        let json = try SnapshotJSON.encode(try SnapshotEncoder().encode(entry))
         var line = Data(String(format: "%08x ", CRC32.checksum(json)).utf8)
         line.append(json)
         line.append(UInt8(ascii: "\n"))
@@ -46,8 +46,10 @@ enum Journal {
 
     /// Reads whole, valid lines from `data` (which starts at file offset `start`).
     ///
-    /// A bad last line is a torn tail (a write a crash cut short) and is left out; a bad line
-    /// followed by more lines is damage in the middle.
+    /// A last line that is cut short or fails its checksum is a torn tail (a write a crash cut
+    /// short) and is left out; such a line followed by more lines is damage in the middle. A line
+    /// whose checksum holds was written whole, so it is never torn: if it does not decode (written
+    /// by a newer version, or by a writer with a bug) it is an error wherever it is, and nothing is cut.
     /// - Throws: ``DataStoreError/Code/corruptStore`` naming the file and byte offset.
     static func scan(_ data: Data, startingAt start: Int64, path: String) throws -> Scan {
         var scan = Scan(validLength: start, hasTornTail: false)
@@ -59,27 +61,46 @@ enum Journal {
             }
             let line = data[lineStart..<newline]
             let offset = start + Int64(lineStart - data.startIndex)
-            if let entry = parse(line) {
+            switch parse(line) {
+            case .entry(let entry):
                 scan.entries.append((entry, start + Int64(newline + 1 - data.startIndex)))
                 scan.validLength = start + Int64(newline + 1 - data.startIndex)
-            } else if newline + 1 == data.endIndex {
+            case .undecodable(let reason):
+                throw DataStoreError(.corruptStore,
+                    "\(path) has a journal line at byte \(offset) that passes its checksum but does not decode: \(reason). "
+                    + "It was written whole (by a newer version of this library, or damaged before its checksum was taken); "
+                    + "open the store with the version that wrote it, or restore it from a backup. The files were left untouched.")
+            case .badChecksum where newline + 1 == data.endIndex:
                 scan.hasTornTail = true
                 return scan
-            } else {
+            case .badChecksum:
                 throw DataStoreError(.corruptStore,
-                    "\(path) is damaged at byte \(offset): a journal line in the middle fails its checksum or "
-                    + "does not parse. Restore the store from a backup; the files were left untouched.")
+                    "\(path) is damaged at byte \(offset): a journal line in the middle fails its checksum. "
+                    + "Restore the store from a backup; the files were left untouched.")
             }
             lineStart = newline + 1
         }
         return scan
     }
 
-    private static func parse(_ line: Data) -> JournalEntry? {
+    /// What one line holds.
+    enum Line {
+        case entry(JournalEntry)
+        /// Cut short or damaged: no checksum, or one that does not hold.
+        case badChecksum
+        /// Whole (the checksum holds) but not a journal entry this version reads.
+        case undecodable(String)
+    }
+
+    static func parse(_ line: Data) -> Line {
         guard line.count > 9, line[line.startIndex + 8] == UInt8(ascii: " "),
-              let expected = UInt32(String(decoding: line.prefix(8), as: UTF8.self), radix: 16) else { return nil }
+              let expected = UInt32(String(decoding: line.prefix(8), as: UTF8.self), radix: 16) else { return .badChecksum }
         let json = line.dropFirst(9)
-        guard CRC32.checksum(json) == expected else { return nil }
-        return try? SnapshotDecoder().decode(JournalEntry.self, from: SnapshotJSON.parse(json))
+        guard CRC32.checksum(json) == expected else { return .badChecksum }
+        do {
+            return .entry(try SnapshotDecoder().decode(JournalEntry.self, from: SnapshotJSON.parse(json)))
+        } catch {
+            return .undecodable("\(error)")
+        }
     }
 }

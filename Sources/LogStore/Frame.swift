@@ -78,7 +78,7 @@ enum Frame {
     static let maximumPayload = 1 << 30
 
     static func encode(_ payload: LogPayload, earliest: Double, latest: Double) throws -> Data {
-        let json = SnapshotJSON.encode(payload.snapshotValue)
+        let json = try SnapshotJSON.encode(payload.snapshotValue)
         var frame = Data(capacity: headerSize + json.count)
         func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { frame.append(contentsOf: $0) } }
         append(UInt32(json.count))
