@@ -43,6 +43,8 @@ private func nested(_ depth: Int, _ leaf: SnapshotValue = .int(1)) -> SnapshotVa
     static let nonFinite: [Double] = [
         .nan, -.nan, Double(nan: 0x1234, signaling: false), -Double(nan: 0x5, signaling: false),
         Double(nan: 1, signaling: true), -Double(nan: 0, signaling: true), .infinity, -.infinity,
+        Double(bitPattern: 0x7FFD_83A9_E000_0000),   // the top payload bit, which `debugDescription` drops
+        Double(Float(nan: 3, signaling: true)),      // a Float's NaN, widened
     ]
 
     /// Were written as `null`: an optional came back `nil`, a non-optional made the row unreadable.

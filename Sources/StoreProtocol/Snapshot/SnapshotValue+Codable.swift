@@ -105,7 +105,7 @@ extension SnapshotValue: Codable {
 /// |---|---|
 /// | `Date` whose seconds since 1970 give it back bit for bit | `{"$date": 1767225600.5}` |
 /// | any other `Date` (exact: the seconds since 2001 `Date` holds) | `{"$date2001": 786918000.123}`, `{"$date2001": "nan"}` |
-/// | `Double` NaN or infinity | `{"$double": "-inf"}`, `{"$double": "nan(0x1234)"}` |
+/// | `Double` NaN or infinity | `{"$double": "-inf"}`, `{"$double": "nan"}`, other NaNs by their bits `{"$double": "0x7ff4000000000001"}` |
 /// | `UInt64` above `Int64.max` | `{"$uint": "18446744073709551615"}` |
 /// | `UUID`, `Data` | `{"$uuid": "…"}`, `{"$data": "base64"}` |
 /// | `Decimal` | `{"$decimal": "12.50"}`, `{"$decimal": "NaN"}` |
@@ -176,32 +176,33 @@ enum SnapshotTag: String, Sendable {
         return (.date2001, .double(reference))
     }
 
-    /// `inf`, `-inf`, `nan`, `-nan(0x1234)`, `snan(0x1)`: sign and payload kept.
-    static func nonFiniteText(_ value: Double) -> String { value.debugDescription }
-
-    /// Reads what ``nonFiniteText(_:)`` writes, bit for bit.
-    static func nonFinite(_ text: String) -> Double? {
-        var body = Substring(text)
-        let negative = body.first == "-"
-        if negative { body = body.dropFirst() }
-        let result: Double?
-        if body.hasPrefix("snan") {
-            // `Double(String)` reads no signalling NaN: build it from its payload.
-            var payload: UInt64 = 0
-            let rest = body.dropFirst(4)
-            if !rest.isEmpty {
-                guard rest.hasPrefix("(0x"), rest.hasSuffix(")"), let parsed = UInt64(rest.dropFirst(3).dropLast(), radix: 16),
-                      parsed < (1 << 50) else { return nil }
-                payload = parsed
-            }
-            result = Double(nan: payload, signaling: true)
-        } else if body == "inf" || body.hasPrefix("nan") {
-            result = Double(String(body))
-        } else {
-            result = nil
+    /// `inf`, `-inf`, `nan`, `-nan` (the NaNs Swift makes), else every bit: `0x7ff4000000000001`.
+    /// (`Double.debugDescription` is not exact: it drops the top payload bit.)
+    static func nonFiniteText(_ value: Double) -> String {
+        switch value.bitPattern {
+        case Double.infinity.bitPattern: return "inf"
+        case (-Double.infinity).bitPattern: return "-inf"
+        case Double.nan.bitPattern: return "nan"
+        case (-Double.nan).bitPattern: return "-nan"
+        default:
+            let hex = String(value.bitPattern, radix: 16)
+            return "0x" + String(repeating: "0", count: 16 - hex.count) + hex
         }
-        guard let result, !result.isFinite else { return nil }
-        return negative ? -result : result
+    }
+
+    /// Reads what ``nonFiniteText(_:)`` writes, bit for bit; `nil` for anything else (finite numbers included).
+    static func nonFinite(_ text: String) -> Double? {
+        let result: Double
+        switch text {
+        case "inf": result = .infinity
+        case "-inf": result = -.infinity
+        case "nan": result = .nan
+        case "-nan": result = -.nan
+        default:
+            guard text.utf8.count == 18, text.hasPrefix("0x"), let bits = UInt64(text.dropFirst(2), radix: 16) else { return nil }
+            result = Double(bitPattern: bits)
+        }
+        return result.isFinite ? nil : result
     }
 
     /// Why an object with key `key` is refused.
