@@ -105,6 +105,8 @@ private func fetchMeasures(_ container: ModelContainer) throws -> [UUID: Measure
             Issue.record("a save of a value nested 600 levels deep must be refused")
         } catch let error as DataStoreError {
             #expect(error.code == .unsupportedValue, "\(error)")
+            #expect(error.message.contains(".tree.children[0]"), "the message names the attribute: \(error.message)")
+            #expect(error.message.count < 400, "a short message: \(error.message)")
         }
         #expect(try contents(of: directory) == before, "a refused save writes nothing")
         for reader in [container, try openMeasures(url)] {

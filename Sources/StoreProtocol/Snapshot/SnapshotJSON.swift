@@ -26,7 +26,9 @@ public enum SnapshotJSON {
         do {
             try write(value, depth: 0, into: &out)
         } catch {
-            let path = error.path.reversed().joined()
+            // The outermost steps say which attribute; the rest repeats.
+            let steps = error.path.reversed()
+            let path = steps.prefix(6).joined() + (steps.count > 6 ? "…" : "")
             throw DataStoreError(.unsupportedValue,
                 "A value nests more than \(maximumDepth) levels deep\(path.isEmpty ? "" : " (at \(path))"), which a store "
                 + "writing JSON cannot read back. Flatten the attribute; nothing was written.")
