@@ -200,7 +200,13 @@ public enum SnapshotJSON {
         func error(_ reason: String) -> SyntaxError { SyntaxError(offset: position, reason: reason) }
 
         mutating func skipWhitespace() {
-            while position < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) { position += 1 }
+            // A switch, not `[…].contains`: an array literal is allocated per call in debug builds.
+            while position < bytes.count {
+                switch bytes[position] {
+                case 0x20, 0x0A, 0x0D, 0x09: position += 1
+                default: return
+                }
+            }
         }
 
         mutating func expect(_ byte: UInt8) throws {
