@@ -103,18 +103,18 @@ struct BaseFile: Codable {
     func encoded() throws -> Data {
         var out: [UInt8] = []
         func add(_ string: String) { out.append(contentsOf: string.utf8) }
-        func add(_ value: SnapshotValue) { SnapshotJSON.write(value, into: &out) }
-        add("{\"format\":"); add(.string(format))
-        add(",\"version\":\(version),\"storeIdentifier\":"); add(.string(storeIdentifier))
+        func add(_ value: SnapshotValue) throws { try SnapshotJSON.write(value, into: &out) }
+        add("{\"format\":"); try add(.string(format))
+        add(",\"version\":\(version),\"storeIdentifier\":"); try add(.string(storeIdentifier))
         add(",\"journalSequence\":\(journalSequence),\"lastTransaction\":\(lastTransaction)")
         add(",\"historyExpiredThrough\":\(historyExpiredThrough),\n\"entities\":{")
         for (entityIndex, name) in entities.keys.sorted().enumerated() {
             add(entityIndex == 0 ? "\n" : ",\n")
-            add(.string(name))
+            try add(.string(name))
             add(":[")
             for (rowIndex, row) in (entities[name] ?? []).enumerated() {
                 add(rowIndex == 0 ? "\n" : ",\n")
-                add(.object(row))
+                try add(.object(row))
             }
             add("\n]")
         }
@@ -122,7 +122,7 @@ struct BaseFile: Codable {
         let encoder = SnapshotEncoder()
         for (index, record) in history.enumerated() {
             add(index == 0 ? "\n" : ",\n")
-            add(try encoder.encode(record))
+            try add(try encoder.encode(record))
         }
         add("\n]")
         let checksum = String(format: "%08x", CRC32.checksum(out))

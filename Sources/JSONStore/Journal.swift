@@ -34,7 +34,7 @@ struct JournalEntry: Codable {
 enum Journal {
     /// Frames an entry as one line.
     static func line(for entry: JournalEntry) throws -> Data {
-        let json = SnapshotJSON.encode(try SnapshotEncoder().encode(entry))
+        let json = try SnapshotJSON.encode(try SnapshotEncoder().encode(entry))
         var body = Data("\(json.count) ".utf8)
         body.append(json)
         var line = Data(String(format: "%08x ", CRC32.checksum(body)).utf8)

@@ -188,8 +188,11 @@ struct StoreState: Sendable {
     /// only, when `rowsApplied` says the table already holds its rows).
     /// - Throws: ``DataStoreError/Code/ioFailure``; the journal is cut back and the state reloaded.
     mutating func append(_ entry: JournalEntry, files: StoreFiles, rowsApplied: Bool = false) throws {
-        let line = try Journal.line(for: entry)
+        let line: Data
         do {
+            // Inside: a value the journal cannot hold exactly is refused here, after the table
+            // took the save, so the state is reloaded as for a failed write.
+            line = try Journal.line(for: entry)
             try FileIO.appendDurably(line, to: files.journal, expectedLength: journalOffset)
             if journal == nil { journal = try OpenFile.open(files.journal) }
         } catch {

@@ -78,25 +78,10 @@ enum Frame {
     static let maximumPayload = 1 << 30
 
     /// The record for `payload`, called before anything of a save is written.
-    /// - Throws: ``DataStoreError/Code/unsupportedFeature`` when the JSON encoder refuses a value,
-    ///   or a value would not read back exactly (``ReadBack``): the save fails, nothing is written.
+    /// - Throws: ``DataStoreError/Code/unsupportedValue`` when a value cannot be stored so that it
+    ///   reads back exactly (nesting too deep): the save fails, nothing is written.
     static func encode(_ payload: LogPayload, earliest: Double, latest: Double) throws -> Data {
-        // Through a throwing function type, so that this is the one place where an encoder that
-        // refuses values (issue 11: non-finite numbers, nesting too deep) surfaces its error,
-        // whether `SnapshotJSON.encode` throws or not.
-        let encodeJSON: (SnapshotValue) throws -> Data = SnapshotJSON.encode
-        let value = payload.snapshotValue
-        let json: Data
-        do {
-            json = try encodeJSON(value)
-        } catch let error as DataStoreError {
-            throw error
-        } catch {
-            throw DataStoreError.unsupportedFeature(
-                "The log store cannot store transaction \(payload.transactionNumber) so that it reads back exactly: \(error). "
-                + "Change the value; nothing was written.")
-        }
-        try ReadBack.check(json, encodes: value, transaction: payload.transactionNumber)
+        let json = try SnapshotJSON.encode(payload.snapshotValue)
         var frame = Data(capacity: headerSize + json.count)
         func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { frame.append(contentsOf: $0) } }
         append(UInt32(json.count))

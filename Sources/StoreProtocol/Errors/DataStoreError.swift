@@ -36,6 +36,9 @@ public struct DataStoreError: CodedError {
         public static let corruptStore = Code(rawValue: "corruptStore")
         /// The file system refused an operation.
         public static let ioFailure = Code(rawValue: "ioFailure")
+        /// A value the store cannot hold exactly (for example, nested deeper than its format
+        /// reads back); the save was refused before anything was written.
+        public static let unsupportedValue = Code(rawValue: "unsupportedValue")
     }
 
     public var code: Code

@@ -1,7 +1,9 @@
 import Foundation
 
-/// JSON <-> ``SnapshotValue``, for backends that store JSON: byte for byte, in the form `SnapshotValue`'s `Codable` conformance
-/// defines (tagged one-key objects such as `{"$date": 1767225600.5}` for the kinds JSON lacks).
+/// JSON <-> ``SnapshotValue``, for backends that store JSON: byte for byte, in the tagged form
+/// that `SnapshotValue`'s `Codable` conformance also uses (one-key objects such as
+/// `{"$date": 1767225600.5}` for what JSON lacks; `SnapshotTag` defines them once for both).
+/// Every value written reads back exactly, or the writer throws.
 ///
 /// Why not `JSONDecoder`: decoding through `Codable` probes every value with thrown errors and
 /// was ~20× slower at opening a 100,000-row store. This parser goes straight from UTF-8 bytes
@@ -9,59 +11,103 @@ import Foundation
 public enum SnapshotJSON {
     // MARK: Writing
 
-    /// Appends `value` as compact JSON, object keys sorted (the same value always gives the same bytes).
-    public static func write(_ value: SnapshotValue, into out: inout [UInt8]) {
+    /// The deepest nesting the writer writes: a value whose arrays and objects (tagged forms
+    /// included) nest deeper is refused. The parser reads somewhat deeper (see
+    /// `Parser.maximumDepth`), so whatever was written reads back even inside a caller's framing.
+    public static let maximumDepth = 512
+
+    /// Appends `value` as compact JSON, object keys sorted (the same value always gives the same
+    /// bytes). Every value that is written reads back exactly (``parse(_:)``): numbers JSON lacks
+    /// (NaN, infinities), dates to the bit, and objects with `$` keys are written in the tagged
+    /// forms ``SnapshotTag`` defines.
+    /// - Throws: ``DataStoreError/Code/unsupportedValue`` when `value` nests deeper than
+    ///   ``maximumDepth``; `out` may then hold part of the value, so callers discard it.
+    public static func write(_ value: SnapshotValue, into out: inout [UInt8]) throws {
+        do {
+            try write(value, depth: 0, into: &out)
+        } catch {
+            // The outermost steps say which attribute; the rest repeats.
+            let steps = error.path.reversed()
+            let path = steps.prefix(6).joined() + (steps.count > 6 ? "…" : "")
+            throw DataStoreError(.unsupportedValue,
+                "A value nests more than \(maximumDepth) levels deep\(path.isEmpty ? "" : " (at \(path))"), which a store "
+                + "writing JSON cannot read back. Flatten the attribute; nothing was written.")
+        }
+    }
+
+    /// `value` as compact JSON.
+    /// - Throws: ``DataStoreError/Code/unsupportedValue``, as ``write(_:into:)``.
+    public static func encode(_ value: SnapshotValue) throws -> Data {
+        var out: [UInt8] = []
+        try write(value, into: &out)
+        return Data(out)
+    }
+
+    /// Nesting too deep; the path (innermost first) is filled in on the way out.
+    struct TooDeep: Error {
+        var path: [String] = []
+    }
+
+    private static func write(_ value: SnapshotValue, depth: Int, into out: inout [UInt8]) throws(TooDeep) {
+        // Counted as the parser counts: every value is one level below its container, and a
+        // tagged value's payload one below the tag's object.
+        guard depth < maximumDepth else { throw TooDeep() }
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let v): out.append(contentsOf: (v ? "true" : "false").utf8)
         case .int(let v): out.append(contentsOf: String(v).utf8)
         case .double(let v):
-            if v.isFinite { out.append(contentsOf: "\(v)".utf8) } else { out.append(contentsOf: "null".utf8) }
+            if v.isFinite { out.append(contentsOf: v.description.utf8) } else { try tagged(.double, .string(SnapshotTag.nonFiniteText(v)), depth: depth, into: &out) }
         case .string(let v): writeString(v, into: &out)
-        case .unsigned(let v): tagged("$uint", .string(String(v)), into: &out)
-        case .date(let v): tagged("$date", .double(v.timeIntervalSince1970), into: &out)
-        case .uuid(let v): tagged("$uuid", .string(v.uuidString), into: &out)
-        case .data(let v): tagged("$data", .string(v.base64EncodedString()), into: &out)
-        case .decimal(let v): tagged("$decimal", .string(v.description), into: &out)
+        case .date(let v):
+            let (tag, payload) = SnapshotTag.date(v)
+            try tagged(tag, payload, depth: depth, into: &out)
+        case .unsigned, .uuid, .data, .decimal:
+            guard let (tag, payload) = SnapshotTag.tagged(value) else { return }
+            try tagged(tag, payload, depth: depth, into: &out)
         case .array(let elements):
             out.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                write(element, into: &out)
+                do { try write(element, depth: depth + 1, into: &out) } catch {
+                    throw TooDeep(path: error.path + ["[\(index)]"])
+                }
             }
             out.append(UInt8(ascii: "]"))
         case .object(let object):
-            if object.keys.contains(where: { $0.hasPrefix("$") }) {
-                out.append(contentsOf: "{\"$object\":".utf8)
-                writeObject(object, into: &out)
+            if SnapshotTag.needsWrapping(object) {
+                guard depth + 1 < maximumDepth else { throw TooDeep() }
+                out.append(contentsOf: SnapshotTag.object.prefix)
+                try writeObject(object, depth: depth + 1, into: &out)
                 out.append(UInt8(ascii: "}"))
             } else {
-                writeObject(object, into: &out)
+                try writeObject(object, depth: depth, into: &out)
             }
         }
     }
 
-    /// `value` as compact JSON.
-    public static func encode(_ value: SnapshotValue) -> Data {
-        var out: [UInt8] = []
-        write(value, into: &out)
-        return Data(out)
-    }
-
-    private static func tagged(_ tag: String, _ value: SnapshotValue, into out: inout [UInt8]) {
-        out.append(contentsOf: "{\"\(tag)\":".utf8)
-        write(value, into: &out)
+    @inline(__always)
+    private static func tagged(_ tag: SnapshotTag, _ payload: SnapshotValue, depth: Int, into out: inout [UInt8]) throws(TooDeep) {
+        guard depth + 1 < maximumDepth else { throw TooDeep() }
+        out.append(contentsOf: tag.prefix)
+        switch payload {
+        case .string(let text): writeString(text, into: &out)
+        case .double(let number): out.append(contentsOf: number.description.utf8)   // finite: tagged() never gives others
+        default: try write(payload, depth: depth + 1, into: &out)
+        }
         out.append(UInt8(ascii: "}"))
     }
 
     /// Keys sorted, so the same value always writes the same bytes (diffable files).
-    private static func writeObject(_ object: [String: SnapshotValue], into out: inout [UInt8]) {
+    private static func writeObject(_ object: [String: SnapshotValue], depth: Int, into out: inout [UInt8]) throws(TooDeep) {
         out.append(UInt8(ascii: "{"))
         for (index, key) in object.keys.sorted().enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             writeString(key, into: &out)
             out.append(UInt8(ascii: ":"))
-            write(object[key]!, into: &out)
+            do { try write(object[key]!, depth: depth + 1, into: &out) } catch {
+                throw TooDeep(path: error.path + [".\(key)"])
+            }
         }
         out.append(UInt8(ascii: "}"))
     }
@@ -144,14 +190,23 @@ public enum SnapshotJSON {
         let bytes: UnsafeBufferPointer<UInt8>
         var position = 0
         /// Deeper nesting than this is refused rather than risking the stack on hostile input.
-        static let maximumDepth = 512
+        /// It is the writer's limit plus room for framing: callers write values inside framing
+        /// of their own (a JSON store's base file writes each row three levels deep), and what the
+        /// writer accepted must read back there too.
+        static let maximumDepth = SnapshotJSON.maximumDepth + 64
 
         init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
         func error(_ reason: String) -> SyntaxError { SyntaxError(offset: position, reason: reason) }
 
         mutating func skipWhitespace() {
-            while position < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) { position += 1 }
+            // A switch, not `[…].contains`: an array literal is allocated per call in debug builds.
+            while position < bytes.count {
+                switch bytes[position] {
+                case 0x20, 0x0A, 0x0D, 0x09: position += 1
+                default: return
+                }
+            }
         }
 
         mutating func expect(_ byte: UInt8) throws {
@@ -195,9 +250,14 @@ public enum SnapshotJSON {
             }
         }
 
-        mutating func object(depth: Int) throws -> SnapshotValue {
+        /// Reads an object; a `$` key makes it one of the tagged forms ``SnapshotTag`` defines
+        /// (the same rules as `SnapshotValue`'s `Codable` conformance). With `literalKeys` (the
+        /// inside of a `$object` wrapper) the object's own keys are taken as they are.
+        mutating func object(depth: Int, literalKeys: Bool = false) throws -> SnapshotValue {
+            let start = position
             position += 1
             var object: [String: SnapshotValue] = [:]
+            var tagKey: String?
             skipWhitespace()
             if position < bytes.count, bytes[position] == UInt8(ascii: "}") { position += 1; return .object(object) }
             while true {
@@ -205,39 +265,40 @@ public enum SnapshotJSON {
                 guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a key") }
                 let key = try string()
                 try expect(UInt8(ascii: ":"))
-                object[key] = try value(depth: depth + 1)
+                if !literalKeys, key.utf8.first == UInt8(ascii: "$") {
+                    if tagKey == nil { tagKey = key }
+                    if key == SnapshotTag.object.rawValue {
+                        // The wrapped object's own keys are data, not tags: read it literally.
+                        skipWhitespace()
+                        guard position < bytes.count, bytes[position] == UInt8(ascii: "{") else {
+                            throw SyntaxError(offset: start, reason: "a $object must hold an object")
+                        }
+                        guard depth + 1 < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth)") }
+                        object[key] = try self.object(depth: depth + 1, literalKeys: true)
+                    } else {
+                        object[key] = try value(depth: depth + 1)
+                    }
+                } else {
+                    object[key] = try value(depth: depth + 1)
+                }
                 skipWhitespace()
                 guard position < bytes.count else { throw error("unterminated object") }
                 if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
                 if bytes[position] == UInt8(ascii: "}") { position += 1; break }
                 throw error("expected ',' or '}'")
             }
-            return try untag(object)
-        }
-
-        /// Reads the tagged forms `SnapshotValue`'s Codable conformance writes.
-        func untag(_ object: [String: SnapshotValue]) throws -> SnapshotValue {
-            guard object.count == 1, let (key, value) = object.first, key.hasPrefix("$") else { return .object(object) }
-            switch (key, value) {
-            case ("$date", let number):
-                guard let seconds = number.numericValue else { throw error("a $date must be a number") }
-                return .date(Date(timeIntervalSince1970: seconds))
-            case ("$uuid", .string(let text)):
-                guard let uuid = SnapshotJSON.uuid(text) else { throw error("not a UUID: \(text)") }
-                return .uuid(uuid)
-            case ("$data", .string(let text)):
-                guard let data = Data(base64Encoded: text) else { throw error("not base64") }
-                return .data(data)
-            case ("$decimal", .string(let text)):
-                guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { throw error("not a decimal: \(text)") }
-                return .decimal(decimal)
-            case ("$uint", .string(let text)):
-                guard let number = UInt64(text) else { throw error("not an unsigned integer: \(text)") }
-                return .unsigned(number)
-            case ("$object", .object(let inner)):
+            guard let tagKey else { return .object(object) }
+            guard object.count == 1, let tag = SnapshotTag(rawValue: tagKey), let payload = object[tagKey] else {
+                throw SyntaxError(offset: start, reason: SnapshotTag.strayKeyReason(tagKey))
+            }
+            if tag == .object {
+                guard case .object(let inner) = payload else { throw SyntaxError(offset: start, reason: "a $object must hold an object") }
                 return .object(inner)
-            default:
-                return .object(object)
+            }
+            do {
+                return try SnapshotTag.value(tag, payload: payload)
+            } catch {
+                throw SyntaxError(offset: start, reason: error.reason)
             }
         }
 
