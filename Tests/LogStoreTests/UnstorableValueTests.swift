@@ -47,7 +47,7 @@ final class Note: PersistentModel {
             try context.save()
             return true
         } catch let error as DataStoreError {
-            #expect(error.code == .unsupportedFeature && error.message.contains("nothing was written"), "\(error)")
+            #expect(error.code == .unsupportedValue && error.message.contains("nothing was written"), "\(error)")
             #expect(try directoryContents(directory).filter { $0.key.hasSuffix(".log") } == segments, "nothing was written")
             return false
         }
