@@ -13,6 +13,11 @@ CONTEXT_FETCH = "Sources/StoreProtocol/Container/ModelContext+Fetch.swift"
 SNAPSHOT = "Sources/StoreProtocol/Snapshot/DataStoreSnapshot.swift"
 ENCODER = "Sources/StoreProtocol/Snapshot/SnapshotEncoder.swift"
 MEMORY = "Sources/MemoryStore/MemoryStore.swift"
+FILEIO = "Sources/StoreProtocol/Files/FileIO.swift"
+JSON_STORE = "Sources/JSONStore/JSONStore.swift"
+JSON_STATE = "Sources/JSONStore/StoreState.swift"
+JOURNAL = "Sources/JSONStore/Journal.swift"
+BASE = "Sources/JSONStore/BaseFile.swift"
 
 
 def m(id, area, file, what, find, replace, equivalent=None):
@@ -152,6 +157,45 @@ MUTATIONS = [
     m("M02", "memory", MEMORY, "retention is not applied after a save",
       "state.history.apply(configuration.historyRetention)", "_ = configuration.historyRetention"),
 ]
+
+JSON_MUTATIONS = [
+    # Durable files.
+    m("F01", "files", FILEIO, "an append is acknowledged before it is flushed",
+      "if sync { try fsyncOrThrow(fd, path: path) }", "_ = sync"),
+    m("F02", "files", FILEIO, "a replacement is renamed into place before its data is flushed",
+      "try fsyncOrThrow(fd, path: temporary)", "_ = temporary"),
+    m("F03", "files", FILEIO, "a rename is not made durable (the directory is not flushed)",
+      "didPerform(renaming)\n            try syncDirectory(of: path)", "didPerform(renaming)"),
+    # The JSON store: journal, compaction, catch-up.
+    m("J01", "json", JOURNAL, "a bad line followed by more than itself is taken for a torn tail",
+      "if let declaredLength { return bytes.count <= declaredLength }", "if declaredLength != nil { return true }"),
+    m("J02", "json", JOURNAL, "a journal line's checksum is not checked",
+      "guard CRC32.checksum(body) == expected, body.endIndex - (space + 1) == length else",
+      "guard body.endIndex - (space + 1) == length else"),
+    m("J03", "json", JSON_STATE, "an old entry after a newer one is skipped, not reported",
+      "if entry.sequence <= journalSequence, fromJournalStart { return }", "if entry.sequence <= journalSequence { return }"),
+    m("J04", "json", JSON_STATE, "a replaced base file is noticed only when none was read (stat-free catch-up)",
+      "if try base?.isStill(at: files.base) != true {", "if base == nil {"),
+    m("J05", "json", JSON_STATE, "a writer does not cut a torn tail before appending",
+      "if scan.hasTornTail, cutTornTail {", "if scan.hasTornTail, cutTornTail, false {"),
+    m("J06", "json", JSON_STATE, "compaction leaves the old journal in place",
+      "if journal != nil {\n                try FileIO.replaceAtomically(files.journal, with: Data())",
+      "if journal != nil, false {\n                try FileIO.replaceAtomically(files.journal, with: Data())"),
+    m("J07", "json", JSON_STORE, "deletes are applied in memory but not journaled",
+      "deletes.append(change.persistentIdentifier)", "_ = deletes"),
+    m("J08", "json", JSON_STORE, "history retention is applied in memory but not journaled",
+      "historyExpiredThrough: state.history.retentionBound(configuration.historyRetention, pending: record)),",
+      "historyExpiredThrough: nil),"),
+    m("J09", "json", JSON_STORE, "deleteHistory writes nothing",
+      "guard !doomed.isEmpty else { return }", "guard doomed.isEmpty else { return }"),
+    m("J10", "json", BASE, "the base file's checksum is not verified",
+      "CRC32.checksum(data.prefix(covered)) == expected else {", "true else {"),
+    m("J11", "json", JSON_STORE, "compaction runs after every save, not when the journal outgrows the base",
+      "if state.journalOffset > max(Int64(configuration.compactionThreshold), state.baseSize) {", "if state.journalOffset > 0 {",
+      equivalent="compacting more often changes what a save costs, not what any read returns"),
+]
+
+MUTATIONS += JSON_MUTATIONS
 
 # A quick subset: one or two per area, for a check that the tool and the suite still work.
 QUICK = ["T01", "T03", "Q01", "H01", "C01", "M01"]
