@@ -4,7 +4,7 @@ import StoreProtocol
 /// The models the suite stores. Backends need nothing from them but a schema that holds them.
 public enum ConformanceModels {
     /// Every model the suite uses.
-    public static var types: [any PersistentModel.Type] { [SuiteTrip.self, SuiteAllTypes.self, SuiteReading.self] }
+    public static var types: [any PersistentModel.Type] { [SuiteTrip.self, SuiteAllTypes.self, SuiteReading.self, SuiteMember.self] }
     public static var schema: Schema { Schema(types) }
 }
 
@@ -35,6 +35,20 @@ public final class SuiteTrip: PersistentModel {
 }
 
 /// A time-series reading, the kind of model an insert-only store holds.
+/// A model whose unique constraint is an optional attribute: `nil` never collides.
+public final class SuiteMember: PersistentModel {
+    public var id = UUID()
+    public var name: String
+    public var email: String?
+
+    public init(name: String, email: String? = nil) {
+        self.name = name
+        self.email = email
+    }
+
+    public static let schemaMetadata = SchemaMetadata<SuiteMember>(unique: [[\.email]])
+}
+
 public final class SuiteReading: PersistentModel {
     public var id = UUID()
     public var sensor: String

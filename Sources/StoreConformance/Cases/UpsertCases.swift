@@ -75,5 +75,20 @@ enum UpsertCases {
                            "ids: freed values make new models; (A2, day 0) still belongs to the first trip")
             try checkEqual(stored[1].destination, "collides", "the colliding insert updated the stored A2")
         },
+        ConformanceCase(area: "upserts", name: "nilNeverCollidesOnAUniqueConstraint", requires: .updates) { target in
+            let container = try target.makeContainer()
+            let context = ModelContext(container)
+            for member in [SuiteMember(name: "no email 1"), SuiteMember(name: "no email 2"), SuiteMember(name: "ann", email: "ann@example.com")] {
+                context.insert(member)
+            }
+            try context.save()
+            let again = ModelContext(container)
+            again.insert(SuiteMember(name: "no email 3"))
+            again.insert(SuiteMember(name: "ann again", email: "ann@example.com"))
+            try again.save()
+            let names = try ModelContext(container).fetch(FetchDescriptor<SuiteMember>()).map(\.name).sorted()
+            try checkEqual(names, ["ann again", "no email 1", "no email 2", "no email 3"],
+                           "members: nil emails never collide, a repeated email updates")
+        },
     ]
 }
