@@ -77,5 +77,12 @@ enum StoreLevelCases {
                            "fetchIdentifiers with a pending insert and delete")
             try checkEqual(try context.fetchCount(descriptor), 2, "fetchCount with a pending insert and delete")
         },
+        ConformanceCase(area: "fetching", name: "aPredicateThatFailsIsAnErrorNotAnEmptyResult") { target in
+            let container = try target.makeContainer()
+            try insertTrips(["no notes"], into: container)   // notes is nil: unwrapping it fails
+            try checkThrows(DataStoreError(.invalidPredicate, ""), "fetching with a predicate that cannot be evaluated") {
+                _ = try ModelContext(container).fetch(FetchDescriptor<SuiteTrip>(predicate: #Predicate { $0.notes! == "x" }))
+            }
+        },
     ]
 }
