@@ -75,6 +75,19 @@ enum UpsertCases {
                            "ids: freed values make new models; (A2, day 0) still belongs to the first trip")
             try checkEqual(stored[1].destination, "collides", "the colliding insert updated the stored A2")
         },
+        ConformanceCase(area: "upserts", name: "anUpdateToWhatIsAlreadyStoredRecordsNothing", requires: [.updates, .history]) { target in
+            let container = try target.makeContainer()
+            try insertTrips(["Iceland"], into: container)
+            let stale = ModelContext(container)
+            let mine = try require(try stale.fetch(FetchDescriptor<SuiteTrip>()).first, "the trip")
+            let other = ModelContext(container)
+            try require(try other.fetch(FetchDescriptor<SuiteTrip>()).first, "the trip, in another context").destination = "Reykjavík"
+            try other.save()
+            let transactions = try history(container).count
+            mine.destination = "Reykjavík"   // a change for this context, none for the store
+            try stale.save()
+            try checkEqual(try history(container).count, transactions, "transactions after saving the value already stored")
+        },
         ConformanceCase(area: "upserts", name: "nilNeverCollidesOnAUniqueConstraint", requires: .updates) { target in
             let container = try target.makeContainer()
             let context = ModelContext(container)
