@@ -112,7 +112,10 @@ def main(arguments):
             if not built:
                 verdict, by = "did not build", ""
             else:
-                passed, _, output = run(["swift", "test", "--skip-build", "--scratch-path", SCRATCH, "--filter", "Conformance"], 900)
+                # The memory store's run first: it is quick and catches most bugs in shared code.
+                passed, _, output = run(["swift", "test", "--skip-build", "--scratch-path", SCRATCH, "--filter", "memoryStoreConformance"], 900)
+                if passed:
+                    passed, _, output = run(["swift", "test", "--skip-build", "--scratch-path", SCRATCH, "--filter", "Conformance"], 900)
                 if not passed:
                     verdict, by = "killed", "conformance: " + ", ".join(failing_tests(output)[:3])
                 else:
