@@ -51,8 +51,9 @@ struct LogState: Sendable {
         var overclaimed: [Int64: Int64] = [:]
         for number in numbers where !segments.contains(where: { $0.first == number }) {
             // An index is a cache: one that is missing, damaged or does not fit its segment is
-            // ignored and the segment read instead.
-            if let data = try? FileIO.read(files.index(number)), let value = try? SnapshotJSON.parse(data),
+            // ignored and the segment read instead. One without a checksum that holds is not
+            // believed: it decides which segments a read skips and what counts say.
+            if let data = try? FileIO.read(files.index(number)), case .verified(let value) = ChecksummedJSON.read(data),
                let info = try? SnapshotDecoder().decode(SegmentInfo.self, from: value),
                info.first == number, info.last >= info.first, info.bytes >= 0 {
                 // Nothing is appended to a sealed segment, so a segment longer than its index
@@ -139,8 +140,24 @@ struct LogState: Sendable {
         // The segment's data reaches the disk before an index that describes it: with
         // `.periodic` durability its last saves may not have been flushed yet.
         try FileIO.sync(files.segment(info.first))
-        try FileIO.replaceAtomically(files.index(info.first), with: SnapshotJSON.encode(try SnapshotEncoder().encode(info)))
+        try FileIO.replaceAtomically(files.index(info.first), with: ChecksummedJSON.encode(info))
         sealed.insert(info.first)
+    }
+
+    /// What a writer repairs once the directory checked out: index files of full segments that
+    /// were missing or not believed (damaged, or written before indexes had checksums), and an
+    /// identity file without a checksum. Both are rewritten from what was just read.
+    mutating func repair(files: LogFiles) throws {
+        for index in segments.indices.dropLast() where !segments[index].isEmpty && !sealed.contains(segments[index].first) {
+            try seal(index, files: files)
+        }
+        if let meta, !meta.isVerified {
+            var rewritten = meta
+            rewritten.isVerified = true
+            try rewritten.write(files)
+            self.meta = rewritten
+            metaFile = try HeldFile(opening: files.meta, directory: false)
+        }
     }
 
     /// Drops the oldest segment: first the identity file records how far history is gone, then

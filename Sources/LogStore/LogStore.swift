@@ -83,6 +83,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
                         state.metaFile = try HeldFile(opening: files.meta, directory: false)
                     }
                     try state.removeDroppedSegments(files: files)
+                    try state.repair(files: files)
                 }
             } else {
                 try lock.withLock(exclusive: false) {
@@ -125,6 +126,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
             try state.directory?.checkLogDirectory()
             return try lock.withLock(exclusive: true) {
                 try state.refresh(files, cutTornTail: true, skipDamaged: configuration.skipsDamagedRecords)
+                try state.repair(files: files)
                 return try body(&state)
             }
         }

@@ -111,12 +111,40 @@ struct LogMeta: Codable {
     var storeIdentifier: String
     /// The newest transaction dropped by retention or `deleteHistory`: tokens before it expired.
     var droppedThrough: Int64
+    /// Whether the file carried a checksum that holds (written since checksums were); a writer
+    /// rewrites one without, so that later damage to it is caught.
+    var isVerified = true
 
+    enum CodingKeys: String, CodingKey {
+        case format, version, storeIdentifier, droppedThrough
+    }
+
+    /// Exactly the fields an identity file without a checksum may hold: with any other key, it
+    /// is a damaged one (a bit flip in `"checksum"` must not make the file look unchecked).
+    private static let uncheckedKeys: Set<String> = ["format", "version", "storeIdentifier", "droppedThrough"]
+
+    /// - Throws: ``DataStoreError/Code/corruptStore`` for a file that is not an identity file,
+    ///   or one whose checksum does not hold (a damaged `droppedThrough` would make a writer
+    ///   delete segments).
     static func read(_ files: LogFiles) throws -> LogMeta? {
         guard try FileIO.identity(files.meta) != nil else { return nil }
         let data = try FileIO.read(files.meta)
-        guard let value = try? SnapshotJSON.parse(data), let meta = try? SnapshotDecoder().decode(LogMeta.self, from: value),
-              meta.format == formatName else {
+        let value: SnapshotValue, verified: Bool
+        switch ChecksummedJSON.read(data) {
+        case .verified(let object):
+            (value, verified) = (object, true)
+        case .unchecked(let fields) where Set(fields.keys) == uncheckedKeys:
+            (value, verified) = (.object(fields), false)
+        case .unchecked, .damaged:
+            if data.range(of: Data(formatName.utf8)) != nil {
+                throw DataStoreError(.corruptStore,
+                    "\(files.meta), the log's identity file, is damaged (its checksum does not hold). Restore it from a "
+                    + "backup; nothing was changed.")
+            }
+            throw DataStoreError(.corruptStore,
+                "\(files.meta) is not a log store's identity file. Point the configuration at another directory; nothing was changed.")
+        }
+        guard var meta = try? SnapshotDecoder().decode(LogMeta.self, from: value), meta.format == formatName else {
             throw DataStoreError(.corruptStore,
                 "\(files.meta) is not a log store's identity file. Point the configuration at another directory; nothing was changed.")
         }
@@ -124,11 +152,12 @@ struct LogMeta: Codable {
             throw DataStoreError(.corruptStore,
                 "\(files.meta) is a log store of format version \(meta.version); this library reads version 1. Nothing was changed.")
         }
+        meta.isVerified = verified
         return meta
     }
 
     func write(_ files: LogFiles) throws {
-        try FileIO.replaceAtomically(files.meta, with: SnapshotJSON.encode(try SnapshotEncoder().encode(self)))
+        try FileIO.replaceAtomically(files.meta, with: ChecksummedJSON.encode(self))
     }
 }
 
