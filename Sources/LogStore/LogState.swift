@@ -144,10 +144,12 @@ struct LogState: Sendable {
         sealed.insert(info.first)
     }
 
-    /// What a writer repairs once the directory checked out: index files of full segments that
-    /// were missing or not believed (damaged, or written before indexes had checksums), and an
-    /// identity file without a checksum. Both are rewritten from what was just read.
+    /// What a writer repairs once the directory checked out: a drop that was cut short (finished),
+    /// index files of full segments that were missing or not believed (damaged, or written before
+    /// indexes had checksums), and an identity file without a checksum (both rewritten from what
+    /// was just read).
     mutating func repair(files: LogFiles) throws {
+        try removeDroppedSegments(files: files)
         for index in segments.indices.dropLast() where !segments[index].isEmpty && !sealed.contains(segments[index].first) {
             try seal(index, files: files)
         }
@@ -186,9 +188,11 @@ struct LogState: Sendable {
         sealed.remove(oldest.first)
     }
 
-    /// Removes segments the identity file says were dropped (an interrupted drop).
+    /// Removes segments the identity file says were dropped (an interrupted drop), the one
+    /// being written too: `erase()` and `deleteHistory` drop it, and a crash before its removal
+    /// must not bring part of what they dropped back.
     mutating func removeDroppedSegments(files: LogFiles) throws {
-        while let oldest = segments.first, !oldest.isEmpty, oldest.last <= droppedThrough, segments.count > 1 || sealed.contains(oldest.first) {
+        while let oldest = segments.first, !oldest.isEmpty, oldest.last <= droppedThrough {
             try removeOldestSegment(files: files)
         }
     }

@@ -82,7 +82,6 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
                         state.meta = meta
                         state.metaFile = try HeldFile(opening: files.meta, directory: false)
                     }
-                    try state.removeDroppedSegments(files: files)
                     try state.repair(files: files)
                 }
             } else {
@@ -144,6 +143,9 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
         _ state: LogState, entity: String?, range: ClosedRange<Double>?, after transaction: Int64 = 0,
         _ body: (LogPayload) throws -> Void
     ) throws {
+        // Records the identity file says were dropped are gone, even while their segment is still
+        // there (a drop cut short, which the next writer finishes).
+        let transaction = max(transaction, state.droppedThrough)
         for info in state.segments where !info.isEmpty && info.last > transaction && info.overlaps(range) {
             if let entity, info.counts[entity, default: 0] == 0 { continue }
             let path = files.segment(info.first)
@@ -195,7 +197,9 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     public func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
         let descriptor = request.descriptor
         if descriptor.predicate == nil, !descriptor.isPaged {
-            return try read { $0.segments.reduce(0) { $0 + $1.counts[T.entityName, default: 0] } }
+            return try read { state in
+                state.segments.reduce(0) { $0 + ($1.last > state.droppedThrough ? $1.counts[T.entityName, default: 0] : 0) }
+            }
         }
         return try fetch(request).fetchedSnapshots.count
     }

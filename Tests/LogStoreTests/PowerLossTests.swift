@@ -430,9 +430,9 @@ import Testing
         }
     }
 
-    /// erase records the drop in store.json, then unlinks the segments without flushing the
-    /// directory. When those unlinks are lost, the next open keeps the last segment (a lone
-    /// unsealed one is spared) and the erased records come back.
+    /// erase records the drop in store.json, then unlinks the segments. When those unlinks are
+    /// lost, the next open used to keep the last segment (a lone unsealed one was spared) and the
+    /// erased records came back; now every segment at or below the drop point is removed.
     @Test func erasedRecordsStayErasedAfterAPowerLoss() throws {
         let directory = try temporaryDirectory()
         let simulator = PowerLossSimulator(directory: directory, crashAt: .max, sabotage: .none)
@@ -446,15 +446,13 @@ import Testing
         var generator = SeededGenerator(seed: 12)
         let report = simulator.powerLoss(using: &generator, lossProbability: 1, garbles: false)
         #expect(report.lost.allSatisfy { $0.hasPrefix("unlink ") } && !report.lost.isEmpty, "\(report)")
-        withKnownIssue("LogStore: erased records come back when the unlinks of erase are lost") { () throws -> Void in
-            #expect(try readings(directory).isEmpty)
-        }
+        #expect(try readings(directory).isEmpty)
     }
 
     /// With `.periodic` durability: a save, a save not flushed, erase; the power loss takes the
-    /// unflushed record and the unlinks. The next open spares the segment (it holds only
-    /// transaction 1, but is alone and unsealed), and the next save (transaction 3) goes after
-    /// transaction 1 in it: the open after that finds records missing and refuses the log.
+    /// unflushed record and the unlinks. The next open used to spare the segment (it holds only
+    /// transaction 1, but was alone and unsealed), and the next save (transaction 3) went after
+    /// transaction 1 in it: the open after that found records missing and refused the log.
     @Test func aSaveAfterAnInterruptedEraseKeepsTheLogReadable() throws {
         let directory = try temporaryDirectory()
         let settings = LogStoreConfiguration(directory: directory, timestamps: [LogTimestamp(\Reading.timestamp)],
@@ -470,9 +468,7 @@ import Testing
         var generator = SeededGenerator(seed: 13)
         simulator.powerLoss(using: &generator, lossProbability: 1, garbles: false)
         try append(2..<3, perSave: 1, to: try open(settings).0)
-        withKnownIssue("LogStore appends after dropped transactions in a spared segment") { () throws -> Void in
-            let values = try ModelContext(try open(settings).0).fetch(FetchDescriptor<Reading>()).map(\.value)
-            #expect(values == [2])
-        }
+        let values = try ModelContext(try open(settings).0).fetch(FetchDescriptor<Reading>()).map(\.value)
+        #expect(values == [2])
     }
 }
