@@ -227,8 +227,12 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
                 latest = max(latest, time)
             }
             let frame = try Frame.encode(payload, earliest: earliest, latest: latest)
-            if let last = state.segments.last, !last.isEmpty, last.bytes + Int64(frame.count) > configuration.segmentSize {
-                try state.seal(state.segments.count - 1, files: files)
+            // A sealed segment is never appended to, even when the record would fit: its index
+            // says how long it is. It is the last one when a crash came between its seal and the
+            // first append to the next segment.
+            if let last = state.segments.last, !last.isEmpty,
+               state.sealed.contains(last.first) || last.bytes + Int64(frame.count) > configuration.segmentSize {
+                if !state.sealed.contains(last.first) { try state.seal(state.segments.count - 1, files: files) }
                 state.segments.append(SegmentInfo(first: payload.transactionNumber))
             } else if state.segments.isEmpty {
                 state.segments.append(SegmentInfo(first: payload.transactionNumber))

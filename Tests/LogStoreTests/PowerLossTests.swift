@@ -67,15 +67,6 @@ import Testing
     /// shows one is reported as a known issue, not a failure. Remove an entry once it is fixed
     /// (its known issue then stops appearing in the output).
     static let knownIssues: [(name: String, matches: @Sendable (String) -> Bool)] = [
-        // A seal wrote the index, and the power (or the process) went before the next segment
-        // was created, or its creation was not yet durable: after a restart the sealed segment
-        // is the last one, a save small enough to fit is appended to it, and the next open
-        // finds it longer than its index says. Fix: start a new segment when the last is sealed.
-        ("a sealed last segment is appended to after a restart, and the log no longer opens", { failure in
-            guard let match = failure.firstMatch(of: /is (\d+) bytes but was sealed at (\d+)/),
-                  let size = Int(match.1), let sealed = Int(match.2) else { return false }
-            return size > sealed
-        }),
         // erase and deleteHistory record the drop in store.json, then unlink the segments without
         // flushing the directory; when the unlink of the last segment is lost (or the process
         // dies before it), the next open keeps that segment (removeDroppedSegments spares a lone
@@ -409,8 +400,8 @@ import Testing
     }
 
     /// A seal writes the index; the power goes before the next segment is created. After the
-    /// restart the sealed segment is the last one, and a save small enough to fit goes into it:
-    /// the next open finds the segment longer than its index and refuses the log.
+    /// restart the sealed segment is the last one, and a save small enough to fit used to go into
+    /// it: the next open found the segment longer than its index and refused the log.
     @Test func aSealedLastSegmentIsNotAppendedTo() throws {
         let directory = try temporaryDirectory()
         let simulator = PowerLossSimulator(directory: directory) { $0 == "create \(directory.path)/segment-00000000000000000002.log" }
@@ -425,9 +416,9 @@ import Testing
         #expect(simulator.crashEvent?.hasSuffix("segment-00000000000000000002.log") == true, "\(simulator.crashEvent ?? "no crash")")
         #expect(try readings(directory) == [0, 1])
         try append(5..<6, perSave: 1, to: try open(configuration(directory, segmentSize: 900)).0)   // about 330 bytes: fits in segment 1
-        withKnownIssue("LogStore appends to a sealed last segment after a restart") { () throws -> Void in
-            #expect(try readings(directory) == [0, 1, 5])
-        }
+        #expect(try readings(directory) == [0, 1, 5])
+        #expect(try segmentFiles(directory) == ["segment-00000000000000000001.log", "segment-00000000000000000002.log"],
+                "the save started a new segment")
     }
 
     /// erase records the drop in store.json, then unlinks the segments. When those unlinks are
