@@ -190,10 +190,20 @@ struct LogState: Sendable {
 
     /// Removes segments the identity file says were dropped (an interrupted drop), the one
     /// being written too: `erase()` and `deleteHistory` drop it, and a crash before its removal
-    /// must not bring part of what they dropped back.
+    /// must not bring part of what they dropped back. An empty segment named for a dropped
+    /// transaction (its records lost with the power under `.periodic`) goes too, or the next
+    /// save would land in it after a gap.
     mutating func removeDroppedSegments(files: LogFiles) throws {
-        while let oldest = segments.first, !oldest.isEmpty, oldest.last <= droppedThrough {
+        var removed = false
+        while let oldest = segments.first, oldest.isEmpty ? oldest.first <= droppedThrough : oldest.last <= droppedThrough {
             try removeOldestSegment(files: files)
+            removed = true
         }
+        if removed { try syncDirectory(files) }
+    }
+
+    /// Makes the unlinks of dropped segments durable, so that a power loss cannot bring them back.
+    func syncDirectory(_ files: LogFiles) throws {
+        try FileIO.syncDirectory(of: files.meta)
     }
 }

@@ -264,6 +264,8 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
             // Like dropping segments: the identity file first, then the files.
             try state.recordDropped(through: state.lastTransaction, files: files)
             while !state.segments.isEmpty { try state.removeOldestSegment(files: files) }
+            // The unlinks reach the disk before erase returns: lost, they would bring segments back.
+            try state.syncDirectory(files)
         }
     }
 
@@ -277,13 +279,16 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
 
     private func applyRetention(_ state: inout LogState, now: Date) throws {
         let retention = configuration.retention
+        var dropped = false
         while state.segments.count > 1, let oldest = state.segments.first {
             let tooOld = retention.maximumAge.map { oldest.newestSave < now.timeIntervalSince1970 - $0 } ?? false
             let tooBig = retention.maximumBytes.map { state.totalBytes > Int64($0) } ?? false
             guard tooOld || tooBig else { break }
             if !state.sealed.contains(oldest.first) { try state.seal(0, files: files) }
             try state.dropOldest(files: files)
+            dropped = true
         }
+        if dropped { try state.syncDirectory(files) }
     }
 
     // MARK: History
@@ -360,11 +365,14 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     private func dropLeadingSegments(in selected: Set<Int64>) throws {
         guard !selected.isEmpty else { return }
         try write { state in
+            var dropped = false
             while let oldest = state.segments.first, !oldest.isEmpty,
                   (oldest.first...oldest.last).allSatisfy({ selected.contains($0) }) {
                 if !state.sealed.contains(oldest.first) { try state.seal(0, files: files) }
                 try state.dropOldest(files: files)
+                dropped = true
             }
+            if dropped { try state.syncDirectory(files) }
         }
     }
 

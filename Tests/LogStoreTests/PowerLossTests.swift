@@ -67,20 +67,6 @@ import Testing
     /// shows one is reported as a known issue, not a failure. Remove an entry once it is fixed
     /// (its known issue then stops appearing in the output).
     static let knownIssues: [(name: String, matches: @Sendable (String) -> Bool)] = [
-        // erase and deleteHistory record the drop in store.json, then unlink the segments without
-        // flushing the directory; when the unlink of the last segment is lost (or the process
-        // dies before it), the next open keeps that segment (removeDroppedSegments spares a lone
-        // unsealed one) and its records, erased, come back.
-        ("records dropped by erase or deleteHistory come back after a power loss", { failure in
-            failure.contains("dropped before the power loss, came back")
-        }),
-        // The same spared segment (or an empty one whose records a `.periodic` power loss
-        // took), holding only dropped transactions, then receives the next save: a transaction
-        // after a gap, and the log no longer opens ("records are missing").
-        ("a segment left over from a drop receives the next save, and the log no longer opens", { failure in
-            failure.contains("records are missing")
-                && (failure.contains("during erase") || failure.contains("during delete history") || failure.contains(" 0 held"))
-        }),
         // Unlinks of dropped segments lost out of order (the simulator does not order metadata)
         // leave a gap among segments that are all dropped already; refresh's gap check runs
         // before the dropped segments are removed, so the log refuses to open.
@@ -421,23 +407,72 @@ import Testing
                 "the save started a new segment")
     }
 
-    /// erase records the drop in store.json, then unlinks the segments. When those unlinks are
-    /// lost, the next open used to keep the last segment (a lone unsealed one was spared) and the
-    /// erased records came back; now every segment at or below the drop point is removed.
+    /// erase records the drop in store.json, then unlinks the segments. When the power goes
+    /// before the unlink (or, before erase flushed the directory, when the unlink was lost), the
+    /// next open used to keep the last segment (a lone unsealed one was spared) and the erased
+    /// records came back; now every segment at or below the drop point is removed.
     @Test func erasedRecordsStayErasedAfterAPowerLoss() throws {
         let directory = try temporaryDirectory()
-        let simulator = PowerLossSimulator(directory: directory, crashAt: .max, sabotage: .none)
+        let segment = directory.appending(path: "segment-00000000000000000001.log").path
+        let simulator = PowerLossSimulator(directory: directory) { $0 == "unlink \(segment)" }
         simulator.start()
         do {
             let (container, _) = try open(configuration(directory))
             try append(0..<4, perSave: 2, to: container)
-            try container.erase()
-            #expect(try readings(directory).isEmpty)
+            #expect(throws: DataStoreError.self) { try container.erase() }
         }
         var generator = SeededGenerator(seed: 12)
-        let report = simulator.powerLoss(using: &generator, lossProbability: 1, garbles: false)
-        #expect(report.lost.allSatisfy { $0.hasPrefix("unlink ") } && !report.lost.isEmpty, "\(report)")
+        simulator.powerLoss(using: &generator, lossProbability: 1, garbles: false)
+        #expect(simulator.crashEvent == "unlink \(segment)", "\(simulator.crashEvent ?? "no crash")")
+        #expect(try segmentFiles(directory) == ["segment-00000000000000000001.log"], "the erase was cut short")
         #expect(try readings(directory).isEmpty)
+        #expect(try segmentFiles(directory).isEmpty, "the open finished the erase")
+    }
+
+    /// erase and deleteHistory used to unlink segments without flushing the directory, so a
+    /// power loss after they returned could bring the segments back. The unlinks are now on disk
+    /// when they return: the power loss loses none.
+    @Test func dropsAreOnDiskWhenTheyReturn() throws {
+        let directory = try temporaryDirectory()
+        let simulator = PowerLossSimulator(directory: directory, crashAt: .max, sabotage: .none)
+        simulator.start()
+        do {
+            let (container, _) = try open(configuration(directory, segmentSize: 700))
+            try append(0..<12, perSave: 3, to: container)   // four segments
+            try container.deleteHistory(HistoryDescriptor<DefaultHistoryTransaction>(fetchLimit: 2))
+            #expect(try segmentFiles(directory).count == 2, "deleteHistory dropped two segments")
+            try container.erase()
+        }
+        var generator = SeededGenerator(seed: 14)
+        let report = simulator.powerLoss(using: &generator, lossProbability: 1, garbles: false)
+        #expect(!report.lost.contains { $0.hasPrefix("unlink ") }, "\(report)")
+        #expect(try segmentFiles(directory).isEmpty, "no segment came back")
+        #expect(try readings(directory).isEmpty)
+    }
+
+    /// erase cut short before it removes an empty segment (one whose records a `.periodic`
+    /// power loss took): the segment, named for an erased transaction, used to stay and receive
+    /// the next save after a gap, and the log then refused to open ("records are missing").
+    @Test func anEmptySegmentLeftByAnInterruptedEraseReceivesNothing() throws {
+        let directory = try temporaryDirectory()
+        let settings = LogStoreConfiguration(directory: directory, timestamps: [LogTimestamp(\Reading.timestamp)],
+                                             durability: .periodic(3_600))
+        let segment = directory.appending(path: "segment-00000000000000000001.log").path
+        let simulator = PowerLossSimulator(directory: directory) { $0 == "unlink \(segment)" }
+        simulator.start()
+        do {
+            let (container, _) = try open(settings)
+            // A first save not flushed: the periodic clock starts at the open.
+            try append(0..<1, perSave: 1, to: container)
+            try append(1..<2, perSave: 1, to: container)
+            #expect(throws: DataStoreError.self) { try container.erase() }
+        }
+        var generator = SeededGenerator(seed: 15)
+        simulator.powerLoss(using: &generator, lossProbability: 1, garbles: false)
+        try Data().write(to: URL(fileURLWithPath: segment))   // its records lost, the file kept
+        try append(2..<3, perSave: 1, to: try open(settings).0)
+        let values = try ModelContext(try open(settings).0).fetch(FetchDescriptor<Reading>()).map(\.value)
+        #expect(values == [2])
     }
 
     /// With `.periodic` durability: a save, a save not flushed, erase; the power loss takes the
