@@ -124,8 +124,10 @@ struct LogState: Sendable {
             if overclaimed[segments[first].first] != nil { try FileIO.remove(files.index(segments[first].first)) }
             if tornAt[first] != nil { try FileIO.truncate(files.segment(segments[first].first), to: segments[first].bytes) }
         }
-        // Segments follow each other without gaps.
-        let whole = segments.filter { !$0.isEmpty }
+        // Segments follow each other without gaps. Segments the identity file says were dropped
+        // are left out: their unlinks may be lost in any order, and no read uses them (a writer
+        // removes them).
+        let whole = segments.filter { !$0.isEmpty && $0.last > droppedThrough }
         for (earlier, later) in zip(whole, whole.dropFirst()) where earlier.last + 1 != later.first && !skipDamaged {
             throw DataStoreError(.corruptStore,
                 "\(files.directory): segment \(files.segment(later.first)) starts at transaction \(later.first), but the one "

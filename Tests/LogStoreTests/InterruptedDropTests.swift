@@ -36,3 +36,37 @@ import Testing
         #expect(try ModelContext(try open(settings).0).fetch(FetchDescriptor<Reading>()).map(\.value).sorted() == [100, 101, 102])
     }
 }
+
+/// Issue 11, a power-loss finding: the unlinks of dropped segments may be lost in any order (a
+/// file system need not keep them in order), which leaves a gap among segments that are all
+/// dropped already. The gap check used to refuse the log for it.
+@Suite struct LostUnlinkTests {
+    @Test func aGapAmongDroppedSegmentsIsNotDamage() throws {
+        let directory = try temporaryDirectory()
+        let settings = configuration(directory, segmentSize: 700)
+        let (container, _) = try open(settings)
+        try append(0..<15, perSave: 3, to: container)   // segments 1…5, one transaction each
+        #expect(try segmentFiles(directory).count == 5)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.hasPrefix("segment-00000000000000000001.") || $0.hasPrefix("segment-00000000000000000003.")
+        }
+        let copies = try kept.map { ($0, try Data(contentsOf: directory.appending(path: $0))) }
+        #expect(copies.count == 4, "\(kept)")
+        try container.deleteHistory(HistoryDescriptor<DefaultHistoryTransaction>(fetchLimit: 3))
+        #expect(try segmentFiles(directory).count == 2, "deleteHistory dropped segments 1…3")
+        for (name, data) in copies { try data.write(to: directory.appending(path: name)) }   // two unlinks lost, one kept
+
+        for allowsSave in [false, true] {
+            var reopened = settings
+            reopened.allowsSave = allowsSave
+            let (container, store) = try open(reopened)
+            let values = try ModelContext(container).fetch(FetchDescriptor<Reading>(sortBy: [SortDescriptor(\.value)])).map(\.value)
+            #expect(values == (9..<15).map(Double.init), "allowsSave \(allowsSave)")
+            #expect(try ModelContext(container).fetchCount(FetchDescriptor<Reading>()) == 6, "allowsSave \(allowsSave)")
+            #expect(try store.fetchHistory(HistoryDescriptor<LogTransaction>()).map(\.transactionIdentifier) == [4, 5],
+                    "allowsSave \(allowsSave)")
+        }
+        #expect(try segmentFiles(directory) == ["segment-00000000000000000004.log", "segment-00000000000000000005.log"],
+                "the writable open removed the dropped segments")
+    }
+}

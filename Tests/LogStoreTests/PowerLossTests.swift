@@ -66,14 +66,7 @@ import Testing
     /// LogStore bugs this test found (issue 11), left to the LogStore fixes: a failing round that
     /// shows one is reported as a known issue, not a failure. Remove an entry once it is fixed
     /// (its known issue then stops appearing in the output).
-    static let knownIssues: [(name: String, matches: @Sendable (String) -> Bool)] = [
-        // Unlinks of dropped segments lost out of order (the simulator does not order metadata)
-        // leave a gap among segments that are all dropped already; refresh's gap check runs
-        // before the dropped segments are removed, so the log refuses to open.
-        ("a gap among already-dropped segments makes the log refuse to open", { failure in
-            failure.contains("but the one before it ends at")
-        }),
-    ]
+    static let knownIssues: [(name: String, matches: @Sendable (String) -> Bool)] = []
 
     /// The negative control: a log that acknowledged before its data (or its directory entries)
     /// reached the disk is caught.
