@@ -181,6 +181,16 @@ struct LogState: Sendable {
         metaFile = try HeldFile(opening: files.meta, directory: false)
     }
 
+    /// Records in the identity file where records' times come from, before a record placed by
+    /// them is appended.
+    mutating func recordTimeSources(_ sources: [String: LogTimeSource], files: LogFiles) throws {
+        guard var meta else { return }
+        meta.timestamps = sources
+        try meta.write(files)
+        self.meta = meta
+        metaFile = try HeldFile(opening: files.meta, directory: false)
+    }
+
     /// Removes the oldest segment's files.
     mutating func removeOldestSegment(files: LogFiles) throws {
         guard let oldest = segments.first else { return }

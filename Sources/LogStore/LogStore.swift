@@ -77,7 +77,8 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
                     try files.removeTemporaryFiles()
                     if state.meta == nil {
                         try files.requireNewLogDirectory()
-                        let meta = LogMeta(storeIdentifier: UUID().uuidString, droppedThrough: 0)
+                        var meta = LogMeta(storeIdentifier: UUID().uuidString, droppedThrough: 0)
+                        meta.timestamps = meta.timeSources(for: schema.entities.map(\.name), attributes: attributes, next: 1)
                         try meta.write(files)
                         state.meta = meta
                         state.metaFile = try HeldFile(opening: files.meta, directory: false)
@@ -139,14 +140,18 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     // MARK: Reading records
 
     /// Calls `body` with each record of the segments that may hold `entity` rows in `range`.
+    /// Only segments starting at transaction `rangeFrom` or later are skipped (or their records)
+    /// by time: before it, the times beside the records mean something else (``LogTimeSource``).
     private func forEachPayload(
-        _ state: LogState, entity: String?, range: ClosedRange<Double>?, after transaction: Int64 = 0,
+        _ state: LogState, entity: String?, range wanted: ClosedRange<Double>?, rangeFrom: Int64 = 0, after transaction: Int64 = 0,
         _ body: (LogPayload) throws -> Void
     ) throws {
         // Records the identity file says were dropped are gone, even while their segment is still
         // there (a drop cut short, which the next writer finishes).
         let transaction = max(transaction, state.droppedThrough)
-        for info in state.segments where !info.isEmpty && info.last > transaction && info.overlaps(range) {
+        for info in state.segments where !info.isEmpty && info.last > transaction {
+            let range = info.first >= rangeFrom ? wanted : nil
+            guard info.overlaps(range) else { continue }
             if let entity, info.counts[entity, default: 0] == 0 { continue }
             let path = files.segment(info.first)
             let data = try FileIO.read(path).prefix(Int(info.bytes))
@@ -176,7 +181,9 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     private func snapshots(of entity: String, in range: ClosedRange<Double>?) throws -> [DefaultSnapshot] {
         try read { state in
             var rows: [DefaultSnapshot] = []
-            try forEachPayload(state, entity: entity, range: range) { payload in
+            // Skip by time only where the writers placed records by the attribute the range bounds.
+            let from = timestampAttributes[entity].flatMap { state.meta?.skipsByTime(entity, attribute: $0) }
+            try forEachPayload(state, entity: entity, range: from == nil ? nil : range, rangeFrom: from ?? 0) { payload in
                 for row in payload.rows where row.entity == entity {
                     guard let key = row.values["id"] else { continue }
                     rows.append(DefaultSnapshot(persistentIdentifier: PersistentIdentifier(entityName: entity, primaryKey: key), values: row.values))
@@ -227,6 +234,12 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
                 latest = max(latest, time)
             }
             let frame = try Frame.encode(payload, earliest: earliest, latest: latest)
+            // The times beside this record come from this configuration's attributes: if other
+            // writers used others, say so first, or range reads would misread them.
+            if let meta = state.meta, let sources = meta.timeSources(for: schema.entities.map(\.name), attributes: timestampAttributes,
+                                                                     next: payload.transactionNumber) {
+                try state.recordTimeSources(sources, files: files)
+            }
             // A sealed segment is never appended to, even when the record would fit: its index
             // says how long it is. It is the last one when a crash came between its seal and the
             // first append to the next segment.

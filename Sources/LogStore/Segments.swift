@@ -111,12 +111,15 @@ struct LogMeta: Codable {
     var storeIdentifier: String
     /// The newest transaction dropped by retention or `deleteHistory`: tokens before it expired.
     var droppedThrough: Int64
+    /// Entity name -> where its records' times come from (``LogTimeSource``); `nil` in files
+    /// written before this was recorded.
+    var timestamps: [String: LogTimeSource]?
     /// Whether the file carried a checksum that holds (written since checksums were); a writer
     /// rewrites one without, so that later damage to it is caught.
     var isVerified = true
 
     enum CodingKeys: String, CodingKey {
-        case format, version, storeIdentifier, droppedThrough
+        case format, version, storeIdentifier, droppedThrough, timestamps
     }
 
     /// Exactly the fields an identity file without a checksum may hold: with any other key, it
