@@ -79,9 +79,16 @@ enum Frame {
 
     /// The record for `payload`, called before anything of a save is written.
     /// - Throws: ``DataStoreError/Code/unsupportedValue`` when a value cannot be stored so that it
-    ///   reads back exactly (nesting too deep): the save fails, nothing is written.
-    static func encode(_ payload: LogPayload, earliest: Double, latest: Double) throws -> Data {
+    ///   reads back exactly (nesting too deep); ``DataStoreError/Code/unsupportedFeature`` when the
+    ///   payload is longer than `limit` (``maximumPayload``: a reader would take such a record for
+    ///   damage and a writer cut it off as a torn write). Either way the save fails, nothing is written.
+    static func encode(_ payload: LogPayload, earliest: Double, latest: Double, limit: Int = maximumPayload) throws -> Data {
         let json = try SnapshotJSON.encode(payload.snapshotValue)
+        guard json.count <= limit else {
+            throw DataStoreError.unsupportedFeature(
+                "A log record holds at most \(limit) bytes of JSON; this save's \(payload.rows.count) row(s) make \(json.count). "
+                + "Save them in smaller batches. Nothing was written.")
+        }
         var frame = Data(capacity: headerSize + json.count)
         func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { frame.append(contentsOf: $0) } }
         append(UInt32(json.count))
