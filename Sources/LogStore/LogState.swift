@@ -80,6 +80,9 @@ struct LogState: Sendable {
         for index in segments.indices where !sealed.contains(segments[index].first) {
             let path = files.segment(segments[index].first)
             guard let size = try FileIO.identity(path)?.size, size != segments[index].bytes else { continue }
+            // Appends only grow a segment, and a torn tail is cut back only to whole records,
+            // which were not counted: shorter than what was read is a file cut or replaced.
+            guard size >= segments[index].bytes else { throw LogState.shrunk(path, size: size, read: segments[index].bytes) }
             let data = try FileIO.read(path)
             var info = segments[index]
             let start = Int(min(info.bytes, Int64(data.count)))
@@ -134,6 +137,13 @@ struct LogState: Sendable {
                 + "before it ends at \(earlier.last). Restore the log from a backup; nothing was changed.")
         }
         lastTransaction = max(lastTransaction, droppedThrough, segments.last(where: { !$0.isEmpty })?.last ?? 0)
+    }
+
+    /// The error for a segment now shorter than the whole records already read from it.
+    static func shrunk(_ path: String, size: Int64, read: Int64) -> DataStoreError {
+        DataStoreError(.corruptStore,
+            "\(path) is \(size) bytes, but \(read) bytes of whole records were read from it before: it was cut or replaced. "
+            + "Restore the log from a backup; nothing was changed.")
     }
 
     /// Writes the index file of a segment that is full, so later opens need not read it.

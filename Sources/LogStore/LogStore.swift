@@ -155,6 +155,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
             if let entity, info.counts[entity, default: 0] == 0 { continue }
             let path = files.segment(info.first)
             let data = try FileIO.read(path).prefix(Int(info.bytes))
+            guard data.count == info.bytes else { throw LogState.shrunk(path, size: Int64(data.count), read: info.bytes) }
             counters.withLock { $0.segmentsRead += 1 }
             // Only bytes known to hold whole records are read, so a partial record here is damage.
             // A range read checks the checksum of the records it decodes only: the ones it skips
