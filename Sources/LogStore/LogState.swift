@@ -61,6 +61,8 @@ struct LogState: Sendable {
                 // flushed the segment first could lose its last saves under `.periodic`.
                 let size = try FileIO.identity(files.segment(number))?.size ?? -1
                 if size == info.bytes {
+                    var info = info
+                    info.identifiersKnown = false   // only the filter, if the index has one
                     segments.append(info)
                     sealed.insert(number)
                 } else if size >= 0, size < info.bytes {
@@ -148,7 +150,12 @@ struct LogState: Sendable {
 
     /// Writes the index file of a segment that is full, so later opens need not read it.
     mutating func seal(_ index: Int, files: LogFiles) throws {
-        let info = segments[index]
+        var info = segments[index]
+        if info.identifiersKnown, info.identifierFilter == nil {
+            info.identifierFilter = IdentifierFilter.make(info.identifierHashes)
+            info.identifierHashes = []
+            segments[index] = info
+        }
         // The segment's data reaches the disk before an index that describes it: with
         // `.periodic` durability its last saves may not have been flushed yet.
         try FileIO.sync(files.segment(info.first))

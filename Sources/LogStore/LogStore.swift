@@ -194,6 +194,45 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
         }
     }
 
+    // MARK: Identifiers
+
+    /// Refuses inserts whose identifier is already in the log, or twice in the save.
+    ///
+    /// Each segment knows its records' identifier hashes (the segment being written in memory, a
+    /// sealed one as a Bloom filter in its index), so a new identifier costs no read; a hash that
+    /// matches is confirmed against the records of the segments that may hold it.
+    private func refuseKnownIdentifiers(_ inserted: [DefaultSnapshot], _ state: LogState) throws {
+        var inSave = Set<PersistentIdentifier>()
+        var suspects = Set<PersistentIdentifier>()
+        var segments = Set<Int64>()
+        let live = state.segments.filter { !$0.isEmpty && $0.last > state.droppedThrough }
+        for snapshot in inserted {
+            let entity = snapshot.persistentIdentifier.entityName
+            guard let key = snapshot.values["id"] else { continue }
+            let identifier = PersistentIdentifier(entityName: entity, primaryKey: key)
+            guard inSave.insert(identifier).inserted else { throw Self.insertOnly("insert \(identifier) twice in one save") }
+            let hash = IdentifierHash.of(entity, key)
+            let holders = live.filter { $0.mayHold(hash) }
+            guard !holders.isEmpty else { continue }
+            suspects.insert(identifier)
+            segments.formUnion(holders.map(\.first))
+        }
+        guard !suspects.isEmpty else { return }
+        var view = state
+        view.segments = state.segments.filter { segments.contains($0.first) }
+        var found: PersistentIdentifier?
+        try forEachPayload(view, entity: nil, range: nil) { payload in
+            for row in payload.rows where found == nil {
+                guard let key = row.values["id"] else { continue }
+                let identifier = PersistentIdentifier(entityName: row.entity, primaryKey: key)
+                if suspects.contains(identifier) { found = identifier }
+            }
+        }
+        if let found {
+            throw Self.insertOnly("update \(found), which is already in the log (an insert of an existing id is an update)")
+        }
+    }
+
     // MARK: DataStore
 
     public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
@@ -220,6 +259,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
         }
         guard !request.inserted.isEmpty else { return DataStoreSaveChangesResult(for: identifier) }
         return try write { state in
+            try refuseKnownIdentifiers(request.inserted, state)
             let now = Date()
             let payload = LogPayload(
                 transactionNumber: state.lastTransaction + 1, author: request.editingState.author, timestamp: now,

@@ -14,6 +14,17 @@ struct SegmentInfo: Codable, Sendable {
     var newestSave: Double
     var bytes: Int64
     var counts: [String: Int]
+    /// A Bloom filter of the records' identifier hashes (``IdentifierFilter``), written at seal.
+    var identifierFilter: Data?
+    /// The records' identifier hashes, while they are known (the segment was read or written by
+    /// this instance, not taken from its index); not written.
+    var identifierHashes: Set<UInt64> = []
+    /// Whether `identifierHashes` holds every record's (false for an index without a filter).
+    var identifiersKnown = true
+
+    enum CodingKeys: String, CodingKey {
+        case first, last, earliest, latest, newestSave, bytes, counts, identifierFilter
+    }
 
     init(first: Int64) {
         self.first = first
@@ -33,7 +44,17 @@ struct SegmentInfo: Codable, Sendable {
         latest = max(latest, record.latest)
         newestSave = max(newestSave, payload.timestamp.timeIntervalSince1970)
         bytes = Int64(record.offset + record.length)
-        for row in payload.rows { counts[row.entity, default: 0] += 1 }
+        for row in payload.rows {
+            counts[row.entity, default: 0] += 1
+            if let key = row.values["id"] { identifierHashes.insert(IdentifierHash.of(row.entity, key)) }
+        }
+    }
+
+    /// Whether a record of this segment may have the identifier of `hash`.
+    func mayHold(_ hash: UInt64) -> Bool {
+        if identifierHashes.contains(hash) { return true }
+        if let identifierFilter { return IdentifierFilter.mayContain(identifierFilter, hash) }
+        return !identifiersKnown
     }
 
     func overlaps(_ range: ClosedRange<Double>?) -> Bool {

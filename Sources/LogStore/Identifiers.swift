@@ -1,0 +1,54 @@
+import Foundation
+import StoreProtocol
+
+/// What lets a save refuse an identifier already in the log without reading the log: a hash of
+/// each record's identifier, kept per segment (in memory for the segment being written, as a
+/// Bloom filter in a sealed segment's index).
+///
+/// A fetch returns one model per identifier, so a second record under an id already in the log
+/// would show its values in place of the first one's: inserting an existing id is an update,
+/// which a log refuses. A filter that says "maybe" costs a read of that segment to confirm; one
+/// that says "no" is never wrong.
+enum IdentifierHash {
+    /// A hash that is the same in every process (unlike `Hasher`): FNV-1a over the entity name and
+    /// the identifier's JSON.
+    static func of(_ entity: String, _ key: SnapshotValue) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ byte: UInt8) {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        for byte in entity.utf8 { mix(byte) }
+        mix(0)
+        // A key that does not encode cannot be saved either (the save refuses it before this matters).
+        for byte in (try? SnapshotJSON.encode(key)) ?? Data("\(key)".utf8) { mix(byte) }
+        return hash
+    }
+}
+
+/// A Bloom filter of identifier hashes: 10 bits per identifier and 7 probes, about 1% false
+/// positives, so a sealed segment's index grows by about 1.25 bytes per record.
+enum IdentifierFilter {
+    static let bitsPerIdentifier = 10
+    static let probes = 7
+
+    static func make(_ hashes: Set<UInt64>) -> Data {
+        let bits = max(64, (hashes.count * bitsPerIdentifier + 7) / 8 * 8)
+        var bytes = [UInt8](repeating: 0, count: bits / 8)
+        for hash in hashes {
+            for position in positions(hash, bits: bits) { bytes[position / 8] |= 1 << UInt8(position % 8) }
+        }
+        return Data(bytes)
+    }
+
+    static func mayContain(_ filter: Data, _ hash: UInt64) -> Bool {
+        let bits = filter.count * 8
+        guard bits > 0 else { return true }
+        return positions(hash, bits: bits).allSatisfy { filter[filter.startIndex + $0 / 8] & (1 << UInt8($0 % 8)) != 0 }
+    }
+
+    private static func positions(_ hash: UInt64, bits: Int) -> [Int] {
+        let step = (hash >> 32 | hash << 32) | 1
+        return (0..<UInt64(probes)).map { Int((hash &+ $0 &* step) % UInt64(bits)) }
+    }
+}
