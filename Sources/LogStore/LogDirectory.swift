@@ -53,6 +53,26 @@ enum LogDirectory {
     }
 }
 
+extension LogDirectory {
+    /// Removes the log directory at `path` and its parents up to `created` (what a failed open
+    /// created), unless the directory holds anything but its lock file: another process may have
+    /// opened the same new log meanwhile and saved into it. Checked and removed under the
+    /// exclusive lock, which every writer holds while it writes; a writer still waiting for the
+    /// lock then finds the directory gone and fails with a typed error, having written nothing.
+    static func removeUnlessUsed(_ path: String, createdFrom created: String, files: LogFiles, lock: FileLock) {
+        try? lock.withLock(exclusive: true) {
+            guard let names = try? files.names(), names.allSatisfy({ $0 == "lock" }) else { return }
+            unlink(files.lock)
+            var directory = path
+            while rmdir(directory) == 0, directory != created {
+                let parent = (directory as NSString).deletingLastPathComponent
+                guard !parent.isEmpty, parent != directory else { return }
+                directory = parent
+            }
+        }
+    }
+}
+
 extension FileIO {
     /// `path` with every symbolic link resolved, `nil` when it (or a link's target) is missing.
     static func realPath(_ path: String) -> String? {

@@ -93,8 +93,9 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
                 if state.directory != nil, state.meta == nil { try files.requireNewLogDirectory() }
             }
         } catch {
-            // A directory this open created holds nothing of value: only what this open wrote.
-            if let created { try? FileManager.default.removeItem(atPath: created) }
+            // A directory this open created is removed again, unless another writer's log is in
+            // it by now (two processes opening a new log at once): that one holds acknowledged saves.
+            if let created { LogDirectory.removeUnlessUsed(configuration.directory.path, createdFrom: created, files: files, lock: lock) }
             throw error
         }
         self.configuration = configuration
