@@ -21,6 +21,19 @@ import Testing
         #expect(try JSONDecoder().decode(DefaultHistoryToken.self, from: JSONEncoder().encode(token)) == token)
     }
 
+    /// The token of a container whose stores have no history yet names them at position 0: it
+    /// survives being saved (decoding refuses a token naming no store) and resumes from the start.
+    @Test func theTokenOfAStoreWithoutHistoryYetRoundTrips() throws {
+        let container = try ModelContainer(for: Note.self, configurations: MemoryStoreConfiguration())
+        let start = try container.currentHistoryToken()
+        #expect(start.positions == [container.stores[0].identifier: 0])
+        let decoded = try JSONDecoder().decode(DefaultHistoryToken.self, from: JSONEncoder().encode(start))
+        let context = ModelContext(container)
+        context.insert(Note("a"))
+        try context.save()
+        #expect(try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(after: decoded)).count == 1)
+    }
+
     /// Built in code, the same tokens are foreign to every store: an empty one does not return
     /// all history, a negative one does not read as expired.
     @Test func tokensNamingNoStoreOrANegativePositionAreForeign() throws {

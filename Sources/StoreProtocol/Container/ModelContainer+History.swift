@@ -117,11 +117,13 @@ extension ModelContainer {
         for provider in providers { try provider.deleteHistory(descriptor) }
     }
 
-    /// A token at the newest transaction of every store: read history from now on with it.
+    /// A token at the newest transaction of every store: read history from now on with it. A
+    /// store with no transaction yet is at position 0 (before its first), so the token always
+    /// names every store with history, and a token naming none is never one a container made.
     public func currentHistoryToken() throws -> DefaultHistoryToken {
         var positions: [String: Int64] = [:]
         for source in defaultHistorySources {
-            if let token = try source.current() { positions.merge(token.positions) { $1 } }
+            positions[source.identifier] = try source.current()?.positions[source.identifier] ?? 0
         }
         return DefaultHistoryToken(positions: positions)
     }
