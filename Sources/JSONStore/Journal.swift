@@ -82,7 +82,10 @@ enum Journal {
                 scan.entries.append((entry, start + Int64(lineEnd - data.startIndex)))
                 scan.validLength = start + Int64(lineEnd - data.startIndex)
             case .bad(let declaredLength):
-                if couldBeTorn(data[lineStart...], declaredLength: declaredLength, isLastLine: lineEnd == data.endIndex) {
+                let followedByALine = lineEnd < data.endIndex && containsWholeLine(data[lineEnd...])
+                let afterALine = lineStart > data.startIndex || start > 0
+                if !followedByALine, couldBeTorn(data[lineStart...], declaredLength: declaredLength, afterALine: afterALine,
+                                                 isLastLine: lineEnd == data.endIndex) {
                     scan.hasTornTail = true
                     return scan
                 }
@@ -120,16 +123,19 @@ enum Journal {
         return .valid(json: body[(space + 1)...])
     }
 
-    /// Whether the bad bytes from a line's start to the end of the journal can be one write that
-    /// a crash cut short (and a power loss may have garbled, newlines included).
+    /// Whether the bad bytes from a line's start to the end of the journal (with no valid line
+    /// among them) can be one write that a crash cut short and a power loss may have garbled,
+    /// newlines included.
     ///
     /// With a readable header, they can when they end within the line's declared length: a line
-    /// that runs past its length was merged with another or grown by damage, and a bad line
-    /// followed by more than itself is damage in the middle. Without one, only a last line can
-    /// be torn, and only if it begins as a line does (`<8 hex digits> `) or as zeros, what an
-    /// unwritten block reads as.
-    private static func couldBeTorn(_ bytes: Data.SubSequence, declaredLength: Int?, isLastLine: Bool) -> Bool {
+    /// that runs past its length was merged with another or grown by damage. A power loss can
+    /// garble the header of a short last line too; then they can if they follow a valid line.
+    /// At the start of a journal, where they would be all of it, only bytes without a newline
+    /// can be, and only if they begin as a line does (`<8 hex digits> `) or are zeros, what an
+    /// unwritten block reads as: a journal whose only bytes are bad was damaged or replaced.
+    private static func couldBeTorn(_ bytes: Data.SubSequence, declaredLength: Int?, afterALine: Bool, isLastLine: Bool) -> Bool {
         if let declaredLength { return bytes.count <= declaredLength }
+        if afterALine { return true }
         guard isLastLine else { return false }
         if bytes.allSatisfy({ $0 == 0 }) { return true }
         for (offset, byte) in bytes.prefix(9).enumerated() {
@@ -138,5 +144,21 @@ enum Journal {
             if !fits { return false }
         }
         return true
+    }
+
+    /// Whether `bytes` hold a line that was written whole: one that passes its frame check, or
+    /// whose header is readable and whose length matches it (its checksum may fail). Garbage
+    /// from a power loss can hold newlines, but what follows one is hardly ever such a line.
+    private static func containsWholeLine(_ bytes: Data.SubSequence) -> Bool {
+        var lineStart = bytes.startIndex
+        while let newline = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) {
+            switch frame(bytes[lineStart..<newline]) {
+            case .valid: return true
+            case .bad(let declared?) where declared == newline + 1 - lineStart: return true
+            case .bad: break
+            }
+            lineStart = newline + 1
+        }
+        return false
     }
 }
