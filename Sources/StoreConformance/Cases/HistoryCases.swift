@@ -158,9 +158,11 @@ enum TokenCases {
         ConformanceCase(area: "tokens", name: "aTokenAheadOfTheStoreThrows", requires: .history) { target in
             let container = try target.makeContainer()
             try insertTrips(["A"], into: container)
-            let ahead = DefaultHistoryToken(storeIdentifier: container.stores[0].identifier, transactionNumber: 1_000)
-            try checkThrows(HistoryError(.foreignToken, ""), "fetching after a token from the future") {
-                _ = try history(container, after: ahead)
+            for position: Int64 in [2, 1_000] {   // one transaction ahead, and far ahead
+                let ahead = DefaultHistoryToken(storeIdentifier: container.stores[0].identifier, transactionNumber: position)
+                try checkThrows(HistoryError(.foreignToken, ""), "fetching after a token at transaction \(position) of 1") {
+                    _ = try history(container, after: ahead)
+                }
             }
         },
         ConformanceCase(area: "tokens", name: "deletedHistoryExpiresOlderTokens", requires: [.history, .historyDeletion]) { target in

@@ -77,6 +77,17 @@ enum StoreLevelCases {
                            "fetchIdentifiers with a pending insert and delete")
             try checkEqual(try context.fetchCount(descriptor), 2, "fetchCount with a pending insert and delete")
         },
+        ConformanceCase(area: "fetching", name: "aPredicateOnAnotherUUIDAttributeIsNotAnIDLookup") { target in
+            let container = try target.makeContainer()
+            let context = ModelContext(container)
+            let model = SuiteAllTypes()
+            context.insert(model)
+            context.insert(SuiteAllTypes())
+            try context.save()
+            let uuid = model.uuid
+            let found = try ModelContext(container).fetch(FetchDescriptor<SuiteAllTypes>(predicate: #Predicate { $0.uuid == uuid }))
+            try checkEqual(found.map(\.id), [model.id], "models whose uuid attribute (not their id) matches")
+        },
         ConformanceCase(area: "fetching", name: "aPredicateThatFailsIsAnErrorNotAnEmptyResult") { target in
             let container = try target.makeContainer()
             try insertTrips(["no notes"], into: container)   // notes is nil: unwrapping it fails
