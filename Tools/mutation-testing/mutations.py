@@ -18,6 +18,10 @@ JSON_STORE = "Sources/JSONStore/JSONStore.swift"
 JSON_STATE = "Sources/JSONStore/StoreState.swift"
 JOURNAL = "Sources/JSONStore/Journal.swift"
 BASE = "Sources/JSONStore/BaseFile.swift"
+FRAME = "Sources/LogStore/Frame.swift"
+SEGMENTS = "Sources/LogStore/Segments.swift"
+LOG_STATE = "Sources/LogStore/LogState.swift"
+LOG_STORE = "Sources/LogStore/LogStore.swift"
 
 
 def m(id, area, file, what, find, replace, equivalent=None):
@@ -196,6 +200,27 @@ JSON_MUTATIONS = [
 ]
 
 MUTATIONS += JSON_MUTATIONS
+
+LOG_MUTATIONS = [
+    # The log store: frames, segments, retention, insert-only.
+    m("L01", "log", FRAME, "a record's checksum is not checked",
+      "if verify, !checksumHolds(bytes, offset: offset, end: end) { return .bad(reason: \"a checksum mismatch\") }", "_ = verify"),
+    m("L02", "log", SEGMENTS, "a bad record is a torn tail even with valid records after it",
+      "guard let next = Frame.nextValidRecord(bytes, after: offset) else { return (offset, true) }",
+      "guard let next = Optional<Int>.none else { return (offset, true) }"),
+    m("L03", "log", LOG_STATE, "a sealed segment's index is written before its data is flushed",
+      "try FileIO.sync(files.segment(info.first))", "_ = info"),
+    m("L04", "log", LOG_STORE, "retention may drop the segment being written",
+      "while state.segments.count > 1, let oldest = state.segments.first {", "while state.segments.count > 0, let oldest = state.segments.first {"),
+    m("L05", "log", LOG_STORE, "an update sent to the log is ignored instead of refused",
+      "guard request.updated.isEmpty else { throw Self.insertOnly(\"update \\(request.updated[0].persistentIdentifier)\") }",
+      "_ = request.updated"),
+    m("L06", "log", LOG_STORE, "two inserts of one id in one save are both written",
+      "guard inSave.insert(identifier).inserted else { throw Self.insertOnly(\"insert \\(identifier) twice in one save\") }",
+      "inSave.insert(identifier)"),
+]
+
+MUTATIONS += LOG_MUTATIONS
 
 # A quick subset: one or two per area, for a check that the tool and the suite still work.
 QUICK = ["T01", "T03", "Q01", "H01", "C01", "M01"]
