@@ -35,7 +35,7 @@ let package = Package(
 
         .testTarget(
             name: "StoreProtocolTests",
-            dependencies: ["StoreProtocol", "MemoryStore"],
+            dependencies: ["StoreProtocol", "MemoryStore", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "MemoryStoreTests",
@@ -60,7 +60,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "Conformance",
-            dependencies: ["StoreConformance", "StoreProtocol", "MemoryStore", "JSONStore", "LogStore"],
+            dependencies: ["StoreConformance", "StoreProtocol", "MemoryStore", "JSONStore", "LogStore", "StoreTestSupport"],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -73,11 +73,17 @@ extension LogDirectory {
     }
 }
 
-extension FileIO {
-    /// `path` with every symbolic link resolved, `nil` when it (or a link's target) is missing.
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
+extension OpenFile {
+    /// Throws unless `path` still names this held log directory.
+    /// - Throws: ``DataStoreError/Code/corruptStore`` when it was removed or replaced.
+    func checkLogDirectory() throws {
+        guard try !isStill(at: path) else { return }
+        if try FileIO.identity(path) == nil {
+            throw DataStoreError(.corruptStore,
+                "The log directory \(path) was removed while this store was open. Open the store again; nothing was changed.")
+        }
+        throw DataStoreError(.corruptStore,
+            "The log directory \(path) was replaced by another directory while this store was open, so what is "
+            + "there is not this store's. Open the store again to use what is there now; nothing was changed.")
     }
 }

@@ -4,10 +4,10 @@ import StoreProtocol
 /// What one `LogStore` instance knows of its directory.
 struct LogState: Sendable {
     /// The directory this instance reads, held open from the first look at it.
-    var directory: HeldFile?
+    var directory: OpenFile?
     var meta: LogMeta?
     /// The identity file `meta` was read from, held so that a replacement is always noticed.
-    var metaFile: HeldFile?
+    var metaFile: OpenFile?
     /// Ascending by first transaction; the last one is the segment being written.
     var segments: [SegmentInfo] = []
     /// Which segments have their index file (sealed).
@@ -28,11 +28,11 @@ struct LogState: Sendable {
             try directory.checkLogDirectory()
         } else {
             // A read-only log whose directory does not exist yet is empty.
-            guard let handle = try HeldFile(opening: files.directory, directory: true) else { return }
+            guard let handle = try OpenFile.open(files.directory, directory: true) else { return }
             directory = handle
         }
-        if try metaFile?.isCurrent() != true {
-            let file = try HeldFile(opening: files.meta, directory: false)
+        if try metaFile?.isStill(at: files.meta) != true {
+            let file = try OpenFile.open(files.meta)
             let current = try LogMeta.read(files)
             if let known = meta?.storeIdentifier, current?.storeIdentifier != known {
                 let now = current.map { "the identity of store \($0.storeIdentifier)" } ?? "no identity file"
@@ -177,7 +177,7 @@ struct LogState: Sendable {
             rewritten.isVerified = true
             try rewritten.write(files)
             self.meta = rewritten
-            metaFile = try HeldFile(opening: files.meta, directory: false)
+            metaFile = try OpenFile.open(files.meta)
         }
     }
 
@@ -195,7 +195,7 @@ struct LogState: Sendable {
         meta.droppedThrough = transaction
         try meta.write(files)
         self.meta = meta
-        metaFile = try HeldFile(opening: files.meta, directory: false)
+        metaFile = try OpenFile.open(files.meta)
     }
 
     /// Records in the identity file where records' times come from, before a record placed by
@@ -205,7 +205,7 @@ struct LogState: Sendable {
         meta.timestamps = sources
         try meta.write(files)
         self.meta = meta
-        metaFile = try HeldFile(opening: files.meta, directory: false)
+        metaFile = try OpenFile.open(files.meta)
     }
 
     /// Removes the oldest segment's files.

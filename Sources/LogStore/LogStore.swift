@@ -81,7 +81,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
                         meta.timestamps = meta.timeSources(for: schema.entities.map(\.name), attributes: attributes, next: 1)
                         try meta.write(files)
                         state.meta = meta
-                        state.metaFile = try HeldFile(opening: files.meta, directory: false)
+                        state.metaFile = try OpenFile.open(files.meta)
                     }
                     try state.repair(files: files)
                 }

@@ -75,29 +75,11 @@ struct TransactionSummary: Equatable, CustomStringConvertible {
         let tally = try run(rounds: PowerLossTally.rounds(default: 40), seed: PowerLossTally.seed, sabotage: .fromEnvironment)
         print("JSONStore power loss: \(tally)")
         if ProcessInfo.processInfo.environment["POWERLOSS_VERBOSE"] != nil { print(tally.failures.joined(separator: "\n")) }
-        var unexpected: [String] = []
-        var known: [String: [String]] = [:]
-        for failure in tally.failures {
-            if let issue = Self.knownIssues.first(where: { $0.matches(failure) }) {
-                known[issue.name, default: []].append(failure)
-            } else {
-                unexpected.append(failure)
-            }
-        }
-        for (name, failures) in known.sorted(by: { $0.key < $1.key }) {
-            print("JSONStore known issue, \(failures.count) rounds: \(name)")
-            withKnownIssue("\(name) (found by this test; \(failures.count) of \(tally.rounds) rounds)") {
-                Issue.record("\(failures[0])")
-            }
-        }
-        #expect(unexpected.isEmpty, "\(unexpected.count) failing rounds:\n\(unexpected.prefix(5).joined(separator: "\n"))")
+        #expect(tally.failures.isEmpty, "\(tally.failures.count) failing rounds:\n\(tally.failures.prefix(5).joined(separator: "\n"))")
         #expect(tally.phases["compaction", default: 0] > 0, "some power losses hit a compaction: \(tally.phases)")
         #expect(tally.phases["append", default: 0] > 0, "some power losses hit a journal append: \(tally.phases)")
     }
 
-    /// JSONStore bugs this test found (issue 11), left to the JSONStore fixes: a failing round
-    /// that shows one is reported as a known issue. Remove an entry once it is fixed.
-    static let knownIssues: [(name: String, matches: @Sendable (String) -> Bool)] = []
 
     /// The last journal line torn with a newline in its garbage: what a power loss during an
     /// unflushed append can leave. The save was not acknowledged; the store must open without it.

@@ -43,30 +43,11 @@ import Testing
                             sabotage: .fromEnvironment)
         print("LogStore (\(durability)) power loss: \(tally)")
         if ProcessInfo.processInfo.environment["POWERLOSS_VERBOSE"] != nil { print(tally.failures.joined(separator: "\n")) }
-        var unexpected: [String] = []
-        var known: [String: [String]] = [:]
-        for failure in tally.failures {
-            if let issue = Self.knownIssues.first(where: { $0.matches(failure) }) {
-                known[issue.name, default: []].append(failure)
-            } else {
-                unexpected.append(failure)
-            }
-        }
-        for (name, failures) in known.sorted(by: { $0.key < $1.key }) {
-            print("LogStore (\(durability)) known issue, \(failures.count) rounds: \(name)")
-            withKnownIssue("\(name) (found by this test; \(failures.count) of \(tally.rounds) rounds)") {
-                Issue.record("\(failures[0])")
-            }
-        }
-        #expect(unexpected.isEmpty, "\(unexpected.count) failing rounds:\n\(unexpected.prefix(5).joined(separator: "\n"))")
+        #expect(tally.failures.isEmpty, "\(tally.failures.count) failing rounds:\n\(tally.failures.prefix(5).joined(separator: "\n"))")
         #expect(tally.phases["seal", default: 0] > 0, "some power losses hit a seal: \(tally.phases)")
         #expect(tally.phases["append", default: 0] > 0, "some power losses hit an append: \(tally.phases)")
     }
 
-    /// LogStore bugs this test found (issue 11), left to the LogStore fixes: a failing round that
-    /// shows one is reported as a known issue, not a failure. Remove an entry once it is fixed
-    /// (its known issue then stops appearing in the output).
-    static let knownIssues: [(name: String, matches: @Sendable (String) -> Bool)] = []
 
     /// The negative control: a log that acknowledged before its data (or its directory entries)
     /// reached the disk is caught.
@@ -370,8 +351,7 @@ import Testing
     }
 }
 
-/// The LogStore bugs the power-loss test found, each at one chosen instant: known issues until
-/// the LogStore fixes land (then `withKnownIssue` reports that the issue is gone: remove it).
+/// The LogStore bugs the power-loss test found, each reproduced at one chosen instant.
 @Suite struct LogPowerLossFindings {
     func readings(_ directory: URL, segmentSize: Int = 900) throws -> [Double] {
         try ModelContext(try open(configuration(directory, segmentSize: segmentSize)).0)

@@ -1,30 +1,8 @@
 import Foundation
 import StoreProtocol
+import StoreTestSupport
 import Testing
 
-/// Whether two snapshot values are the same bit for bit: floating point and dates by bit pattern,
-/// strings by Unicode scalars (Swift's `==` on strings is canonical equivalence), numbers of
-/// different cases unequal (`SnapshotValue`'s own `==` is numeric and NaN-blind).
-func exactlyEqual(_ a: SnapshotValue, _ b: SnapshotValue) -> Bool {
-    switch (a, b) {
-    case (.null, .null): return true
-    case let (.bool(x), .bool(y)): return x == y
-    case let (.int(x), .int(y)): return x == y
-    case let (.unsigned(x), .unsigned(y)): return x == y
-    case let (.double(x), .double(y)): return x.bitPattern == y.bitPattern
-    case let (.string(x), .string(y)): return x.unicodeScalars.elementsEqual(y.unicodeScalars)
-    case let (.date(x), .date(y)): return x.timeIntervalSinceReferenceDate.bitPattern == y.timeIntervalSinceReferenceDate.bitPattern
-    case let (.uuid(x), .uuid(y)): return x == y
-    case let (.data(x), .data(y)): return x == y
-    case let (.decimal(x), .decimal(y)): return x.isNaN ? y.isNaN : x == y
-    case let (.array(x), .array(y)): return x.count == y.count && zip(x, y).allSatisfy { exactlyEqual($0, $1) }
-    case let (.object(x), .object(y)):
-        return x.count == y.count && x.allSatisfy { key, value in
-            y.first { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }.map { exactlyEqual(value, $0.value) } ?? false
-        }
-    default: return false
-    }
-}
 
 /// `value` written by `SnapshotJSON` and parsed back.
 private func throughJSON(_ value: SnapshotValue) throws -> SnapshotValue {
@@ -51,12 +29,12 @@ private func nested(_ depth: Int, _ leaf: SnapshotValue = .int(1)) -> SnapshotVa
     @Test(arguments: nonFinite)
     func nonFiniteDoublesReadBackBitForBit(_ number: Double) throws {
         let back = try throughJSON(.double(number))
-        #expect(exactlyEqual(back, .double(number)), "\(number.debugDescription) came back as \(back)")
+        #expect(sameBits(back, .double(number)), "\(number.debugDescription) came back as \(back)")
     }
 
     @Test func finiteDoublesKeepTheirBitsAndStayPlainNumbers() throws {
         for number in [0.0, -0.0, .leastNonzeroMagnitude, -.leastNormalMagnitude, .greatestFiniteMagnitude, 0.1, 1e16, -1.5e-300] {
-            #expect(exactlyEqual(try throughJSON(.double(number)), .double(number)), "\(number)")
+            #expect(sameBits(try throughJSON(.double(number)), .double(number)), "\(number)")
             #expect(!String(decoding: try SnapshotJSON.encode(.double(number)), as: UTF8.self).contains("$"))
         }
     }
@@ -72,7 +50,7 @@ private func nested(_ depth: Int, _ leaf: SnapshotValue = .int(1)) -> SnapshotVa
                 lossyThrough1970 += 1
             }
             let back = try throughJSON(.date(date))
-            #expect(exactlyEqual(back, .date(date)), "\(reference) came back as \(back)")
+            #expect(sameBits(back, .date(date)), "\(reference) came back as \(back)")
         }
         #expect(lossyThrough1970 > 100, "the sample holds dates that seconds since 1970 cannot carry (\(lossyThrough1970))")
     }
@@ -81,15 +59,15 @@ private func nested(_ depth: Int, _ leaf: SnapshotValue = .int(1)) -> SnapshotVa
     @Test(arguments: nonFinite)
     func nonFiniteDatesReadBack(_ seconds: Double) throws {
         let date = Date(timeIntervalSinceReferenceDate: seconds)
-        #expect(exactlyEqual(try throughJSON(.date(date)), .date(date)))
+        #expect(sameBits(try throughJSON(.date(date)), .date(date)))
     }
 
     /// The old form is still written when it is exact, and old files still read.
     @Test func exactDatesKeepTheOldFormAndOldTextReads() throws {
         let date = Date(timeIntervalSince1970: 1_767_225_600.5)
         #expect(String(decoding: try SnapshotJSON.encode(.date(date)), as: UTF8.self) == #"{"$date":1767225600.5}"#)
-        #expect(exactlyEqual(try SnapshotJSON.parse(Data(#"{"$date":1767225600.5}"#.utf8)), .date(date)))
-        #expect(exactlyEqual(try SnapshotJSON.parse(Data(#"{"$date":1767225600}"#.utf8)), .date(Date(timeIntervalSince1970: 1_767_225_600))))
+        #expect(sameBits(try SnapshotJSON.parse(Data(#"{"$date":1767225600.5}"#.utf8)), .date(date)))
+        #expect(sameBits(try SnapshotJSON.parse(Data(#"{"$date":1767225600}"#.utf8)), .date(Date(timeIntervalSince1970: 1_767_225_600))))
     }
 
     /// `Decimal.nan` was written as `"NaN"` and refused when read.
@@ -99,7 +77,7 @@ private func nested(_ depth: Int, _ leaf: SnapshotValue = .int(1)) -> SnapshotVa
             Decimal(string: "12345678901234567890123456789012345678")!, Decimal(sign: .minus, exponent: -128, significand: 7),
         ]
         for decimal in decimals {
-            #expect(exactlyEqual(try throughJSON(.decimal(decimal)), .decimal(decimal)), "\(decimal)")
+            #expect(sameBits(try throughJSON(.decimal(decimal)), .decimal(decimal)), "\(decimal)")
         }
     }
 
@@ -111,22 +89,22 @@ private func nested(_ depth: Int, _ leaf: SnapshotValue = .int(1)) -> SnapshotVa
     ])
     func objectsWithDollarKeysReadBackAsThemselves(_ object: [String: SnapshotValue]) throws {
         let back = try throughJSON(.object(object))
-        #expect(exactlyEqual(back, .object(object)), "\(object) came back as \(back)")
+        #expect(sameBits(back, .object(object)), "\(object) came back as \(back)")
         // Nested, too.
         let inArray = SnapshotValue.array([.object(["k": .object(object)])])
-        #expect(exactlyEqual(try throughJSON(inArray), inArray))
+        #expect(sameBits(try throughJSON(inArray), inArray))
     }
 
     /// Nesting past the parser's limit was written, then refused when read. Now the writer
     /// refuses it, and what it writes reads back even inside a few levels of framing.
     @Test func nestingIsWrittenOnlyAsDeepAsItReadsBack() throws {
         let deepest = nested(SnapshotJSON.maximumDepth - 1)
-        #expect(exactlyEqual(try throughJSON(deepest), deepest))
+        #expect(sameBits(try throughJSON(deepest), deepest))
         let framed = "{\"a\":[{\"b\":{\"c\":" + String(decoding: try SnapshotJSON.encode(deepest), as: UTF8.self) + "}}]}"
         #expect(throws: Never.self) { try SnapshotJSON.parse(Data(framed.utf8)) }
         // A tagged value's payload is one level below it, as the parser counts.
         let deepDate = nested(SnapshotJSON.maximumDepth - 2, .date(Date()))
-        #expect(exactlyEqual(try throughJSON(deepDate), deepDate))
+        #expect(sameBits(try throughJSON(deepDate), deepDate))
 
         for tooDeep in [nested(SnapshotJSON.maximumDepth), nested(SnapshotJSON.maximumDepth - 1, .uuid(UUID())),
                         nested(SnapshotJSON.maximumDepth - 1, .object(["$x": .int(1)]))] {
@@ -157,7 +135,7 @@ private func nested(_ depth: Int, _ leaf: SnapshotValue = .int(1)) -> SnapshotVa
         let direct = Result { try SnapshotJSON.parse(data) }
         let codable = Result { try JSONDecoder().decode(SnapshotValue.self, from: data) }
         switch (direct, codable) {
-        case let (.success(a), .success(b)): #expect(exactlyEqual(a, b), "\(text): \(a) vs \(b)")
+        case let (.success(a), .success(b)): #expect(sameBits(a, b), "\(text): \(a) vs \(b)")
         case (.failure, .failure): break
         case let (a, b): Issue.record("\(text): SnapshotJSON gives \(a), Codable gives \(b)")
         }
@@ -172,9 +150,9 @@ private func nested(_ depth: Int, _ leaf: SnapshotValue = .int(1)) -> SnapshotVa
         ]
         for value in values {
             let viaCodable = try SnapshotJSON.parse(try JSONEncoder().encode(value))
-            #expect(exactlyEqual(viaCodable, value), "Codable wrote \(value); SnapshotJSON read \(viaCodable)")
+            #expect(sameBits(viaCodable, value), "Codable wrote \(value); SnapshotJSON read \(viaCodable)")
             let viaDirect = try JSONDecoder().decode(SnapshotValue.self, from: try SnapshotJSON.encode(value))
-            #expect(exactlyEqual(viaDirect, value), "SnapshotJSON wrote \(value); Codable read \(viaDirect)")
+            #expect(sameBits(viaDirect, value), "SnapshotJSON wrote \(value); Codable read \(viaDirect)")
         }
     }
 }

@@ -52,7 +52,9 @@ extension FileIO {
     /// name its temporary file.
     static let temporarySuffix = ".tmp-"
 
-    private static func realPath(_ path: String) -> String? {
+    /// `path` with every symbolic link and `.`/`..` resolved (`realpath(3)`); `nil` when it, or
+    /// a link on the way, names nothing.
+    public static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path.isEmpty ? "." : path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)

@@ -21,10 +21,12 @@ public final class OpenFile: Sendable {
     private let device: UInt64
     private let inode: UInt64
 
-    /// Opens `path` for reading; `nil` when there is no file there.
-    /// - Throws: ``DataStoreError/Code/ioFailure`` when the system refuses.
-    public static func open(_ path: String) throws -> OpenFile? {
-        let descriptor = openForReading(path)
+    /// Opens `path` for reading (a directory, to hold it, when `directory` is set); `nil` when
+    /// there is nothing there.
+    /// - Throws: ``DataStoreError/Code/ioFailure`` when the system refuses, or `directory` is set
+    ///   and `path` is not one.
+    public static func open(_ path: String, directory: Bool = false) throws -> OpenFile? {
+        let descriptor = openForReading(path, directory: directory)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
             throw FileIO.failure("open", path)
@@ -93,6 +95,6 @@ public final class OpenFile: Sendable {
 }
 
 /// `open(2)` for reading, outside ``OpenFile`` whose `open` method hides it.
-private func openForReading(_ path: String) -> Int32 {
-    open(path, O_RDONLY | O_CLOEXEC)
+private func openForReading(_ path: String, directory: Bool) -> Int32 {
+    open(path, O_RDONLY | O_CLOEXEC | (directory ? O_DIRECTORY : 0))
 }
