@@ -40,6 +40,17 @@ enum HistoryCases {
             let changes = try require(try history(container).first, "the transaction").changes
             try checkEqual(changes.map(\.changedPersistentIdentifier), trips.map(\.persistentModelID), "changed identifiers in order")
         },
+        ConformanceCase(area: "history", name: "deletesKeepTheOrderTheyWereMade", requires: [.history, .updates]) { target in
+            let container = try target.makeContainer()
+            try insertTrips(["A", "B", "C"], into: container)
+            let context = ModelContext(container)
+            let trips = try context.fetch(FetchDescriptor<SuiteTrip>(sortBy: [SortDescriptor(\.name)]))
+            for trip in [trips[2], trips[0], trips[1]] { context.delete(trip) }   // C, A, B
+            try context.save()
+            let changes = try require(try history(container).last, "the transaction").changes
+            try checkEqual(changes.map(\.changedPersistentIdentifier), [trips[2], trips[0], trips[1]].map(\.persistentModelID),
+                           "deleted identifiers in the order of the deletes")
+        },
         ConformanceCase(area: "history", name: "updatesListExactlyTheChangedAttributes", requires: [.history, .updates]) { target in
             let container = try target.makeContainer()
             try insertTrips(["Iceland"], into: container)

@@ -88,6 +88,16 @@ enum UpsertCases {
             try stale.save()
             try checkEqual(try history(container).count, transactions, "transactions after saving the value already stored")
         },
+        ConformanceCase(area: "upserts", name: "aSavedUpdateLeavesNothingPending", requires: .updates) { target in
+            let container = try target.makeContainer()
+            try insertTrips(["Iceland"], into: container)
+            let context = ModelContext(container)
+            let trip = try require(try context.fetch(FetchDescriptor<SuiteTrip>()).first, "the trip")
+            trip.destination = "Reykjavík"
+            try context.save()
+            try checkEqual(context.hasChanges, false, "hasChanges after saving an update")
+            try checkEqual(context.changedModelsArray.count, 0, "changed models after saving an update")
+        },
         ConformanceCase(area: "upserts", name: "nilNeverCollidesOnAUniqueConstraint", requires: .updates) { target in
             let container = try target.makeContainer()
             let context = ModelContext(container)
