@@ -46,6 +46,8 @@ enum SaveCases {
             try checkEqual(stored.first?.id, original.id, "the stored trip keeps its id")
             try checkEqual(stored.first?.destination, "Akureyri", "the stored trip takes the new values")
             try checkEqual(duplicate.id, original.id, "the inserted instance now stands for the stored trip")
+            let refetched = try context.fetch(FetchDescriptor<SuiteTrip>())
+            try check(refetched.count == 1 && refetched[0] === duplicate, "fetching in the same context returns the inserted instance")
             if target.capabilities.contains(.history) {
                 let last = try require(try history(container).last, "the upsert's transaction")
                 try checkEqual(kinds(last), ["update SuiteTrip"], "the upsert's changes")
