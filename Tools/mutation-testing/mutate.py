@@ -25,6 +25,8 @@ from mutations import MUTATIONS, QUICK  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SCRATCH = os.path.join(ROOT, ".build-mutation")
+# The conformance run that goes first for a mutation of each area.
+FIRST_RUN = {"json": "jsonStoreConformance", "files": "jsonStoreConformance", "log": "logStoreConformance"}
 # The whole suite for survivors, as CI runs it but with fewer concurrent saves.
 SUITE_ENV = {"CONCURRENCY_SAVES": "50"}
 
@@ -116,8 +118,10 @@ def main(arguments):
             if not built:
                 verdict, by = "did not build", ""
             else:
-                # The memory store's run first: it is quick and catches most bugs in shared code.
-                passed, _, output = run(["swift", "test", "--skip-build", "--scratch-path", SCRATCH, "--filter", "memoryStoreConformance"], 900)
+                # The mutated backend's own conformance run first (the memory store's for shared
+                # code): it is quick and catches most bugs.
+                first = FIRST_RUN.get(mutation["area"], "memoryStoreConformance")
+                passed, _, output = run(["swift", "test", "--skip-build", "--scratch-path", SCRATCH, "--filter", first], 900)
                 if passed:
                     passed, _, output = run(["swift", "test", "--skip-build", "--scratch-path", SCRATCH, "--filter", "Conformance"], 900)
                 if not passed:
