@@ -98,6 +98,16 @@ enum UpsertCases {
             try checkEqual(context.hasChanges, false, "hasChanges after saving an update")
             try checkEqual(context.changedModelsArray.count, 0, "changed models after saving an update")
         },
+        ConformanceCase(area: "upserts", name: "deletingAnotherContextsInstanceDeletesTheModel", requires: .updates) { target in
+            let container = try target.makeContainer()
+            try insertTrips(["Iceland", "Japan"], into: container)
+            let fetched = try ModelContext(container).fetch(FetchDescriptor<SuiteTrip>(predicate: #Predicate { $0.name == "Japan" }))
+            let context = ModelContext(container)   // never saw this instance
+            context.delete(try require(fetched.first, "Japan, fetched by another context"))
+            try checkEqual(context.hasChanges, true, "hasChanges after deleting an instance of another context")
+            try context.save()
+            try checkEqual(try sortedTripNames(container), ["Iceland"], "names after the delete")
+        },
         ConformanceCase(area: "upserts", name: "nilNeverCollidesOnAUniqueConstraint", requires: .updates) { target in
             let container = try target.makeContainer()
             let context = ModelContext(container)
