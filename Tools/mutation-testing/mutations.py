@@ -181,7 +181,9 @@ JSON_MUTATIONS = [
     m("J04", "json", JSON_STATE, "a replaced base file is noticed only when none was read (stat-free catch-up)",
       "if try base?.isStill(at: files.base) != true {", "if base == nil {"),
     m("J05", "json", JSON_STATE, "a writer does not cut a torn tail before appending",
-      "if scan.hasTornTail, cutTornTail {", "if scan.hasTornTail, cutTornTail, false {"),
+      "if scan.hasTornTail, cutTornTail {", "if scan.hasTornTail, cutTornTail, false {",
+      equivalent="an append writes at the end of the last whole line, over the torn bytes; what is left of a longer "
+                 "torn write reads as a torn tail again, so only reads cost more"),
     m("J06", "json", JSON_STATE, "compaction leaves the old journal in place",
       "if journal != nil {\n                try FileIO.replaceAtomically(files.journal, with: Data())",
       "if journal != nil, false {\n                try FileIO.replaceAtomically(files.journal, with: Data())"),
