@@ -94,7 +94,7 @@ extension LogFiles {
     /// Whether `name` is a temporary file of ``FileIO/replaceAtomically(_:with:)`` for the
     /// identity file or an index (`<name>.tmp-<process>`): one a crash left before its rename.
     static func isTemporary(_ name: String) -> Bool {
-        guard let range = name.range(of: ".tmp-"), !name[range.upperBound...].isEmpty,
+        guard let range = name.range(of: FileIO.temporarySuffix), !name[range.upperBound...].isEmpty,
               name[range.upperBound...].allSatisfy(\.isNumber) else { return false }
         let base = name[..<range.lowerBound]
         return base == "store.json" || (base.hasPrefix("segment-") && base.hasSuffix(".index"))

@@ -31,7 +31,10 @@ struct StressPlan {
     /// Counter plans (odd seeds) update one record again and again with a same-sized value, as
     /// an app's counter or status field does: the files then keep their sizes across saves and
     /// compactions, which a store that recognises files by size and inode number gets wrong.
-    var isCounter: Bool { seed % 2 == 1 }
+    var isCounter: Bool { Self.isCounter(seed: seed) }
+
+    /// Whether the plan of `seed` is a counter plan (odd seeds).
+    static func isCounter(seed: UInt64) -> Bool { seed % 2 == 1 }
     private let seed: UInt64
 
     mutating func nextSave() -> [Operation] {
@@ -82,7 +85,7 @@ func openStress(_ kind: String, _ path: String, seed: UInt64) throws -> ModelCon
     case "json":
         return try ModelContainer(for: HelperRecord.self, configurations: JSONStoreConfiguration(
             url: URL(filePath: path), historyRetention: .transactions(StressLimits.keptTransactions(seed: seed)),
-            compactionThreshold: seed % 2 == 1 ? 1 : 2 << 10))
+            compactionThreshold: StressPlan.isCounter(seed: seed) ? 1 : 2 << 10))
     case "log":
         return try ModelContainer(for: HelperRecord.self, configurations: LogStoreConfiguration(
             directory: URL(filePath: path), timestamps: [LogTimestamp(\HelperRecord.time)], segmentSize: 8 << 10,
@@ -92,7 +95,7 @@ func openStress(_ kind: String, _ path: String, seed: UInt64) throws -> ModelCon
 }
 
 enum StressLimits {
-    static func keptTransactions(seed: UInt64) -> Int { seed % 2 == 1 ? 1 : 20 }
+    static func keptTransactions(seed: UInt64) -> Int { StressPlan.isCounter(seed: seed) ? 1 : 20 }
     static let logRetentionBytes = 40 << 10
 }
 
@@ -202,7 +205,7 @@ func stress(kind: String, directory: String, rounds: Int, writers: Int, sabotage
         let pause = DispatchTime.now().uptimeNanoseconds + UInt64.random(in: 0...4_000_000, using: &random)
         while DispatchTime.now().uptimeNanoseconds < pause {}
         for index in children.indices { children[index].kill() }
-        if kind == "json", children[0].seed % 2 == 1 { figures.counterRounds += 1 }
+        if kind == "json", StressPlan.isCounter(seed: children[0].seed) { figures.counterRounds += 1 }
         figures.acknowledged += children.map(\.acknowledged).reduce(0, +)
         let seeds = children.map(\.seed).map(String.init).joined(separator: ",")
         notePaths(kind: kind, path: path, into: &figures)

@@ -50,7 +50,7 @@ extension FileIO {
 
     /// What ``replaceAtomically(_:with:)`` appends to a path (then the process identifier) to
     /// name its temporary file.
-    static let temporarySuffix = ".tmp-"
+    public static let temporarySuffix = ".tmp-"
 
     /// `path` with every symbolic link and `.`/`..` resolved (`realpath(3)`); `nil` when it, or
     /// a link on the way, names nothing.
