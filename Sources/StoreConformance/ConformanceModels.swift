@@ -29,6 +29,7 @@ public final class SuiteTrip: PersistentModel {
     public static func day(_ n: Int) -> Date { Date(timeIntervalSince1970: 1_767_225_600 + Double(n) * 86_400) }
 
     public static let schemaMetadata = SchemaMetadata<SuiteTrip>(
+        attributes: [\.id, \.name, \.destination, \.startDate, \.rating, \.notes],
         unique: [[\.name, \.startDate]],
         indexed: [[\.startDate]],
         preservedOnDeletion: [\.name, \.startDate])
@@ -46,7 +47,9 @@ public final class SuiteMember: PersistentModel {
         self.email = email
     }
 
-    public static let schemaMetadata = SchemaMetadata<SuiteMember>(unique: [[\.email]])
+    public static let schemaMetadata = SchemaMetadata<SuiteMember>(
+        attributes: [\.id, \.name, \.email],
+        unique: [[\.email]])
 }
 
 public final class SuiteReading: PersistentModel {
@@ -60,6 +63,9 @@ public final class SuiteReading: PersistentModel {
         self.timestamp = timestamp
         self.value = value
     }
+
+    public static let schemaMetadata = SchemaMetadata<SuiteReading>(
+        attributes: [\.id, \.sensor, \.timestamp, \.value])
 }
 
 /// One attribute of every kind the snapshot coder supports.
@@ -117,4 +123,9 @@ public final class SuiteAllTypes: PersistentModel {
         compare("strings", \.strings); compare("address", \.address); compare("mood", \.mood); compare("priority", \.priority)
         return differing
     }
+
+    public static let schemaMetadata = SchemaMetadata<SuiteAllTypes>(
+        attributes: [\.id, \.string, \.int, \.int8, \.int16, \.int32, \.int64, \.uint, \.uint8, \.uint16,
+            \.uint32, \.uint64, \.double, \.float, \.bool, \.date, \.uuid, \.data, \.url, \.decimal,
+            \.optionalString, \.optionalInt, \.ints, \.strings, \.address, \.mood, \.priority])
 }

@@ -18,6 +18,7 @@ final class Trip: PersistentModel {
     }
 
     static let schemaMetadata = SchemaMetadata<Trip>(
+        attributes: [\.id, \.name, \.destination, \.startDate, \.endDate, \.accommodationID],
         unique: [[\.name, \.startDate, \.endDate]],
         indexed: [[\.name], [\.startDate]],
         preservedOnDeletion: [\.name, \.startDate, \.endDate])
@@ -37,7 +38,9 @@ final class LivingAccommodation: PersistentModel {
         self.address = address
     }
 
-    static let schemaMetadata = SchemaMetadata<LivingAccommodation>(preservedOnDeletion: [\.placeName])
+    static let schemaMetadata = SchemaMetadata<LivingAccommodation>(
+        attributes: [\.id, \.tripID, \.placeName, \.address, \.isConfirmed],
+        preservedOnDeletion: [\.placeName])
 }
 
 /// What was done, when, by whom: kept in an insert-only log beside the trips.
@@ -52,4 +55,6 @@ final class Activity: PersistentModel {
         self.tripName = tripName
         self.timestamp = timestamp
     }
+
+    static let schemaMetadata = SchemaMetadata<Activity>(attributes: [\.id, \.timestamp, \.kind, \.tripName])
 }

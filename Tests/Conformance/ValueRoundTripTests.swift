@@ -76,6 +76,12 @@ final class RoundTripRow: PersistentModel {
     var intMap: [String: Int] = [:]
     var tree = RoundTripTree(children: [])
     init() {}
+
+    static let schemaMetadata = SchemaMetadata<RoundTripRow>(
+        attributes: [\.id, \.int, \.int8, \.int16, \.int32, \.int64, \.uint, \.uint8, \.uint16, \.uint32,
+            \.uint64, \.double, \.float, \.date, \.uuid, \.data, \.url, \.decimal, \.string, \.bool,
+            \.optionalDouble, \.optionalDate, \.optionalString, \.optionalInt, \.doubles, \.strings,
+            \.optionalInts, \.inner, \.stringMap, \.intMap, \.tree])
 }
 
 /// SplitMix64: small, fast, and replayable from a seed.

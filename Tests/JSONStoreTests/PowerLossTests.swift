@@ -21,6 +21,8 @@ final class Ledger: PersistentModel {
     }
 
     var row: LedgerRow { LedgerRow(name: name, count: count, score: score, note: note) }
+
+    static let schemaMetadata = SchemaMetadata<Ledger>(attributes: [\.id, \.name, \.count, \.score, \.note])
 }
 
 struct LedgerRow: Hashable, CustomStringConvertible {

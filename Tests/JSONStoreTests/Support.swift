@@ -11,7 +11,9 @@ final class Entry: PersistentModel {
         self.title = title
         self.count = count
     }
-    static let schemaMetadata = SchemaMetadata<Entry>(preservedOnDeletion: [\.title])
+    static let schemaMetadata = SchemaMetadata<Entry>(
+        attributes: [\.id, \.title, \.count],
+        preservedOnDeletion: [\.title])
 }
 
 func openContainer(_ url: URL, allowsSave: Bool = true, compactionThreshold: Int = 1 << 20) throws -> ModelContainer {

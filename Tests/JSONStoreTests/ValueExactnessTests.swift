@@ -20,6 +20,9 @@ final class Measure: PersistentModel {
     var labels: [String: String] = [:]
     var tree = Tree(children: [])
     init() {}
+
+    static let schemaMetadata = SchemaMetadata<Measure>(
+        attributes: [\.id, \.double, \.optionalDouble, \.float, \.date, \.decimal, \.labels, \.tree])
 }
 
 private func openMeasures(_ url: URL, compactionThreshold: Int = 1 << 20) throws -> ModelContainer {

@@ -15,6 +15,8 @@ final class Reading: PersistentModel {
         self.timestamp = timestamp
         self.value = value
     }
+
+    static let schemaMetadata = SchemaMetadata<Reading>(attributes: [\.id, \.sensor, \.timestamp, \.value])
 }
 
 /// Minute `n` after 2026-01-01.

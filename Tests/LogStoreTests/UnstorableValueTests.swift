@@ -21,6 +21,8 @@ final class Note: PersistentModel {
         self.box = box
         self.tags = tags
     }
+
+    static let schemaMetadata = SchemaMetadata<Note>(attributes: [\.id, \.box, \.tags])
 }
 
 /// Issue 11, defect 5: a save whose values the log's JSON cannot carry is either refused with a

@@ -7,6 +7,8 @@ final class Note: PersistentModel {
     var id = UUID()
     var text: String
     init(_ text: String) { self.text = text }
+
+    static let schemaMetadata = SchemaMetadata<Note>(attributes: [\.id, \.text])
 }
 
 @Suite struct MemoryStoreTests {

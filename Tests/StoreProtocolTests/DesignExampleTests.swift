@@ -19,6 +19,7 @@ final class Trip: PersistentModel {
     }
 
     static let schemaMetadata = SchemaMetadata<Trip>(
+        attributes: [\.id, \.name, \.destination, \.startDate, \.endDate, \.accommodationID],
         unique: [[\.name, \.startDate, \.endDate]],
         indexed: [[\.name], [\.startDate]],
         preservedOnDeletion: [\.name, \.startDate, \.endDate])
@@ -34,6 +35,9 @@ final class LivingAccommodation: PersistentModel {
         self.address = address
         self.placeName = placeName
     }
+
+    static let schemaMetadata = SchemaMetadata<LivingAccommodation>(
+        attributes: [\.id, \.address, \.placeName, \.isConfirmed])
 }
 
 /// DESIGN.md section 2, as written, on a memory store.

@@ -9,6 +9,8 @@ import Testing
         var id = UUID()
         var text: String
         init(_ text: String) { self.text = text }
+
+        static let schemaMetadata = SchemaMetadata<Note>(attributes: [\.id, \.text])
     }
 
     @Test(arguments: ["{\"positions\":{}}", "{\"positions\":{\"S\":-1}}", "{}", "{\"positions\":{\"S\":\"1\"}}"])

@@ -10,7 +10,7 @@ import Testing
         var id = UUID()
         var email: String?
         init(email: String?) { self.email = email }
-        static let schemaMetadata = SchemaMetadata<Member>(unique: [[\.email]])
+        static let schemaMetadata = SchemaMetadata<Member>(attributes: [\.id, \.email], unique: [[\.email]])
     }
 
     func insert(_ values: [String: SnapshotValue]) -> DefaultSnapshot {

@@ -18,4 +18,7 @@ public final class HelperRecord: PersistentModel {
         self.payload = payload
         self.time = time
     }
+
+    public static let schemaMetadata = SchemaMetadata<HelperRecord>(
+        attributes: [\.id, \.batch, \.item, \.author, \.payload, \.time])
 }

@@ -10,6 +10,8 @@ final class Place: PersistentModel {
     var id = UUID()
     var name: String
     init(_ name: String) { self.name = name }
+
+    static let schemaMetadata = SchemaMetadata<Place>(attributes: [\.id, \.name])
 }
 
 final class Reading: PersistentModel {
@@ -20,6 +22,8 @@ final class Reading: PersistentModel {
         timestamp = Date()
         self.value = value
     }
+
+    static let schemaMetadata = SchemaMetadata<Reading>(attributes: [\.id, \.timestamp, \.value])
 }
 
 func save(_ models: [any PersistentModel], to container: ModelContainer, author: String? = nil) throws {

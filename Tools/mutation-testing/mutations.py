@@ -22,6 +22,8 @@ FRAME = "Sources/LogStore/Frame.swift"
 SEGMENTS = "Sources/LogStore/Segments.swift"
 LOG_STATE = "Sources/LogStore/LogState.swift"
 LOG_STORE = "Sources/LogStore/LogStore.swift"
+ATTRIBUTES = "Sources/StoreProtocol/Model/ModelAttributes.swift"
+STORED = "Sources/StoreProtocol/Model/StoredProperties.swift"
 
 
 def m(id, area, file, what, find, replace, equivalent=None):
@@ -154,6 +156,16 @@ MUTATIONS = [
       "if let small = Int64(exactly: v) { return .int(small) }\n        return .int(Int64(truncatingIfNeeded: v))"),
 
     # The memory store.
+    # The model layer: attributes by key path.
+    m("A01", "model", ATTRIBUTES, "rollback and refresh skip the last listed attribute",
+      "for attribute in attributes { attribute.copy?(target, source) }",
+      "for attribute in attributes.dropLast() { attribute.copy?(target, source) }"),
+    m("A02", "model", STORED, "a key path is named by its last component (a nested path binds to a top-level property)",
+      "let name = String(description.dropFirst(prefix.count))",
+      "let name = String(description.split(separator: \".\").last ?? \"\")"),
+    m("A03", "model", ATTRIBUTES, "a `let` attribute other than id is accepted and never restored",
+      "if copy == nil && name != \"id\" {", "if false {"),
+
     m("M01", "memory", MEMORY, "a save that changes nothing records a transaction",
       "if !outcome.changes.isEmpty {\n                state.history.append", "if true {\n                state.history.append"),
     m("M03", "memory", MEMORY, "fetchCount's fast path ignores offset and limit",

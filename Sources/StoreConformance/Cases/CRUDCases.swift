@@ -153,6 +153,28 @@ enum TypeCases {
             try check(stored !== original, "a new context must decode a new instance")
             try checkEqual(stored.sameValues(as: original), [], "attributes that differ after a fetch")
         },
+        // Rollback sets every attribute back on the instance the caller holds, through the
+        // model's own key paths: each kind must come back exactly, the instance kept.
+        ConformanceCase(area: "types", name: "rollbackRestoresEveryAttributeKindOnTheSameInstance", requires: .updates) { target in
+            let container = try target.makeContainer()
+            let context = ModelContext(container)
+            context.insert(SuiteAllTypes())
+            try context.save()
+            let reader = ModelContext(container)
+            let stored = try require(try reader.fetch(FetchDescriptor<SuiteAllTypes>()).first, "the stored model")
+            let pristine = try require(try ModelContext(container).fetch(FetchDescriptor<SuiteAllTypes>()).first, "a copy")
+            stored.string = "changed"; stored.int = 1; stored.int8 = 1; stored.int16 = 1; stored.int32 = 1
+            stored.int64 = 1; stored.uint = 1; stored.uint8 = 1; stored.uint16 = 1; stored.uint32 = 1; stored.uint64 = 1
+            stored.double = 1; stored.float = 1; stored.bool = false; stored.date = Date(timeIntervalSince1970: 1)
+            stored.uuid = UUID(); stored.data = Data(); stored.url = URL(string: "https://changed.example")!
+            stored.decimal = 1; stored.optionalString = nil; stored.optionalInt = 7; stored.ints = []
+            stored.strings = ["x"]; stored.address.geo = []; stored.mood = .calm; stored.priority = .low
+            try checkEqual(stored.sameValues(as: pristine).count, 26, "attributes changed before the rollback")
+            reader.rollback()
+            try checkEqual(stored.sameValues(as: pristine), [], "attributes that differ after a rollback")
+            try check(try reader.fetch(FetchDescriptor<SuiteAllTypes>()).first === stored, "the instance after a rollback")
+            try checkEqual(reader.hasChanges, false, "hasChanges after a rollback")
+        },
         ConformanceCase(area: "types", name: "nilOptionalsAndEmptyValuesRoundTrip") { target in
             let container = try target.makeContainer()
             let original = SuiteAllTypes()

@@ -131,7 +131,9 @@ final class SuiteBadMetadata: PersistentModel {
     var id = UUID()
     var name = ""
     var shout: String { name.uppercased() }
-    static let schemaMetadata = SchemaMetadata<SuiteBadMetadata>(preservedOnDeletion: [\.shout])
+    static let schemaMetadata = SchemaMetadata<SuiteBadMetadata>(
+        attributes: [\.id, \.name],
+        preservedOnDeletion: [\.shout])
 }
 
 /// What an insert-only store must refuse, changing nothing.

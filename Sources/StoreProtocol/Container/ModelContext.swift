@@ -45,9 +45,16 @@ public final class ModelContext {
         }
 
         func currentValues() throws -> [String: SnapshotValue] {
-            do { return try SnapshotEncoder().encodeAttributes(model) } catch {
+            let values: [String: SnapshotValue]
+            do { values = try SnapshotEncoder().encodeAttributes(model) } catch {
                 throw ModelContextError(.unencodableModel, "\(model.persistentModelID) could not be encoded: \(error).")
             }
+            if let unlisted = values.keys.first(where: { !entity.attributeNameSet.contains($0) }) {
+                throw ModelContextError(.unencodableModel,
+                    "\(entity.modelType) encodes `\(unlisted)`, which its schemaMetadata does not list among its "
+                    + "attributes; list its key path, or leave it out of the model's CodingKeys if it is not stored.")
+            }
+            return values
         }
 
         /// Whether a persisted model's values differ from its baseline.
@@ -160,7 +167,7 @@ public final class ModelContext {
 
     /// Sets a registered model's values to `values`, keeping the instance.
     func restore(_ registration: Registration, to values: [String: SnapshotValue]) throws {
-        try registration.model.assignValues(values, fields: registration.entity.fields)
+        try registration.model.assignValues(values)
         registration.baseline = values
     }
 
@@ -182,12 +189,12 @@ public final class ModelContext {
     private func fetchOne<T: PersistentModel>(_ type: T.Type, primaryKey: SnapshotValue) throws -> T? {
         guard let id = try? SnapshotDecoder().decode(T.ID.self, from: primaryKey) else { return nil }
         // Spelled out: the #Predicate macro cannot type-check `$0.id == id` for a generic `T`.
-        // The reflected key path is `==` to `\Trip.id`, so stores look the row up by its key
+        // The listed key path is `==` to `\Trip.id`, so stores look the row up by its key
         // (`\T.id` in generic code is another key path, through the protocol).
         let idKeyPath: any KeyPath<T, T.ID> & Sendable
-        if let reflected = ModelFields.of(T.self).field(named: "id")?.keyPath as? KeyPath<T, T.ID> {
+        if let listed = ModelAttributes.of(T.self).keyPath(named: "id") as? KeyPath<T, T.ID> {
             // Key paths are immutable; `Sendable` is a marker, so the layout is the same.
-            idKeyPath = unsafeBitCast(reflected, to: (any KeyPath<T, T.ID> & Sendable).self)
+            idKeyPath = unsafeBitCast(listed, to: (any KeyPath<T, T.ID> & Sendable).self)
         } else {
             idKeyPath = \T.id
         }

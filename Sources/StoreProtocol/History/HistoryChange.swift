@@ -88,20 +88,16 @@ public struct DefaultHistoryUpdate<Model: PersistentModel>: HistoryUpdate {
         self.updatedAttributes = updatedAttributes
     }
 
-    /// Makes an update from attribute names; names that are not stored properties are left out.
+    /// Makes an update from attribute names; names that are not attributes of `Model` are left out.
     public init(
         changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64, transactionIdentifier: Int64,
         updatedAttributeNames: [String]
     ) {
-        let fields = ModelFields.of(Model.self)
+        let attributes = ModelAttributes.of(Model.self)
         self.init(
             changedPersistentIdentifier: changedPersistentIdentifier, changeIdentifier: changeIdentifier,
             transactionIdentifier: transactionIdentifier,
-            updatedAttributes: updatedAttributeNames.compactMap { name in
-                guard let keyPath = fields.field(named: name)?.keyPath as? PartialKeyPath<Model> else { return nil }
-                // Sendable is a marker protocol: the existential has the same representation.
-                return unsafeBitCast(keyPath, to: (any PartialKeyPath<Model> & Sendable).self)
-            })
+            updatedAttributes: updatedAttributeNames.compactMap { attributes.keyPath(named: $0) })
     }
 
     /// Whether `keyPath`'s attribute is among ``updatedAttributes``.

@@ -11,7 +11,7 @@ public struct HistoryTombstone<Model: PersistentModel>: Sequence, Sendable, Cust
     /// The preserved value of an attribute, `nil` when it was not preserved or does not decode
     /// as `Value`.
     public subscript<Value: Decodable>(keyPath: KeyPath<Model, Value>) -> Value? {
-        guard let name = ModelFields.of(Model.self).name(of: keyPath), let value = values[name] else { return nil }
+        guard let name = ModelAttributes.of(Model.self).name(of: keyPath), let value = values[name] else { return nil }
         return try? SnapshotDecoder().decode(Value.self, from: value)
     }
 
@@ -22,13 +22,11 @@ public struct HistoryTombstone<Model: PersistentModel>: Sequence, Sendable, Cust
         public let value: SnapshotValue
     }
 
-    /// The preserved attributes in declaration order.
+    /// The preserved attributes in the order the model's metadata lists them.
     public func makeIterator() -> IndexingIterator<[Element]> {
-        ModelFields.of(Model.self).fields.compactMap { field -> Element? in
-            guard let value = values[field.name], let keyPath = field.keyPath as? PartialKeyPath<Model> else { return nil }
-            return Element(
-                keyPath: unsafeBitCast(keyPath, to: (any PartialKeyPath<Model> & Sendable).self),
-                attributeName: field.name, value: value)
+        ModelAttributes.of(Model.self).attributes.compactMap { attribute -> Element? in
+            guard let value = values[attribute.name] else { return nil }
+            return Element(keyPath: attribute.keyPath, attributeName: attribute.name, value: value)
         }.makeIterator()
     }
 

@@ -3,28 +3,29 @@ import Foundation
 /// A type whose instances a ``ModelContext`` tracks and a ``DataStore`` persists.
 ///
 /// Declare a model as a `final class` with `var` stored properties, a stable `id`, and
-/// synthesized `Codable`. Its attributes are its stored properties, named by their coding keys,
-/// so keep the synthesized `CodingKeys` (property names and coding keys must match).
+/// synthesized `Codable`, and list its attributes' key paths in ``schemaMetadata`` (what
+/// SwiftData's `@Model` macro generates). Attributes are named by their coding keys, so keep the
+/// synthesized `CodingKeys` (property names and coding keys must match).
 ///
 /// ```swift
 /// final class Trip: PersistentModel {
 ///     var id = UUID()
 ///     var name: String
-///     static let schemaMetadata = SchemaMetadata<Trip>(unique: [[\.name]])
+///     static let schemaMetadata = SchemaMetadata<Trip>(attributes: [\.id, \.name], unique: [[\.name]])
 /// }
 /// ```
 ///
 /// Models are Hashable by identity (`===`), like SwiftData's: two instances are equal only if
 /// they are the same object.
 public protocol PersistentModel: AnyObject, Codable, Hashable, Identifiable where ID: Codable & Sendable {
-    /// Unique constraints, indices and attributes preserved on deletion, by key path.
+    /// The attributes, unique constraints, indices and attributes preserved on deletion, by key
+    /// path.
     static var schemaMetadata: SchemaMetadata<Self> { get }
     /// The name stores use for this model's entity; the type name unless you override it.
     static var entityName: String { get }
 }
 
 extension PersistentModel {
-    public static var schemaMetadata: SchemaMetadata<Self> { SchemaMetadata() }
     public static var entityName: String { TypeNames.name(of: Self.self) }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs === rhs }
@@ -38,19 +39,21 @@ extension PersistentModel {
 }
 
 extension PersistentModel {
-    /// Sets this instance's stored properties to `values`, keeping its identity: decodes a fresh
-    /// instance and copies its fields over.
+    /// Sets this instance's attributes to `values`, keeping its identity: decodes a fresh
+    /// instance and assigns each attribute through its key path.
     /// - Throws: `DecodingError` when the values do not decode as `Self`; nothing changes then.
-    func assignValues(_ values: [String: SnapshotValue], fields: ModelFields) throws {
+    func assignValues(_ values: [String: SnapshotValue]) throws {
         let fresh = try SnapshotDecoder().decode(Self.self, fromAttributes: values)
-        fields.copyValues(from: fresh, to: self)
+        ModelAttributes.of(Self.self).copyValues(from: fresh, to: self)
     }
 }
 
 extension PersistentModel {
-    /// The attribute a key path names, `nil` when it is not one stored property: for backends
-    /// whose configuration names attributes by key path.
+    /// The stored name of the attribute a key path names, `nil` when the key path is not one of
+    /// ``schemaMetadata``'s attributes: for backends whose configuration names attributes by key
+    /// path.
+    /// - Complexity: O(1) after the first call for a model type.
     public static func attributeName(of keyPath: PartialKeyPath<Self>) -> String? {
-        ModelFields.of(Self.self).name(of: keyPath)
+        ModelAttributes.of(Self.self).name(of: keyPath)
     }
 }

@@ -1,7 +1,7 @@
 /// The model types a container or store holds, each described as an ``Entity``: its attributes,
 /// unique constraints, indices and attributes preserved on deletion.
 ///
-/// Building a schema reflects each model type once (cached per process).
+/// Building a schema reads each model type's ``SchemaMetadata`` once (cached per process).
 public struct Schema: Sendable, CustomStringConvertible {
     public let entities: [Entity]
     private let indexByName: [String: Int]
@@ -27,9 +27,10 @@ public struct Schema: Sendable, CustomStringConvertible {
         indexByType[ObjectIdentifier(type)].map { entities[$0] }
     }
 
-    /// Checks that the metadata of every entity names stored properties and that entity names
-    /// are unique.
-    /// - Throws: ``DataStoreError/Code/invalidSchema`` listing every problem found.
+    /// Checks that every model has a shape the framework stores exactly (see ``SchemaMetadata``),
+    /// that its metadata names its attributes, and that entity names are unique.
+    /// - Throws: ``DataStoreError/Code/invalidSchema`` listing every problem found, each naming
+    ///   the property and what to do.
     public func validate() throws {
         var problems = entities.flatMap(\.problems)
         if indexByName.count != entities.count {
@@ -45,14 +46,14 @@ public struct Schema: Sendable, CustomStringConvertible {
 
 extension Schema {
     /// One model type as a store sees it.
-    // @unchecked: every property is immutable; the metatype and the key paths inside `fields`
-    // are immutable values that the compiler does not know to be Sendable.
+    // @unchecked: every property is immutable; the metatype is an immutable value that the
+    // compiler does not know to be Sendable.
     public struct Entity: @unchecked Sendable, CustomStringConvertible {
         /// The entity name (``PersistentModel/entityName``).
         public let name: String
         /// The model type, for backends that materialize models (to evaluate a `Predicate`).
         public let modelType: any PersistentModel.Type
-        /// The stored properties, in declaration order.
+        /// The attributes, in the order ``SchemaMetadata/attributes`` lists them.
         public let attributeNames: [String]
         /// Unique constraints, each a list of attribute names.
         public let uniqueConstraints: [[String]]
@@ -61,28 +62,29 @@ extension Schema {
         /// Attributes a deletion keeps in its tombstone.
         public let preservedOnDeletion: Set<String>
 
-        let fields: ModelFields
+        /// The attribute names, for checking what a model encodes.
+        let attributeNameSet: Set<String>
         let problems: [String]
 
         init<Model: PersistentModel>(_ type: Model.Type) {
-            let fields = ModelFields.of(type)
+            let attributes = ModelAttributes.of(type)
             let metadata = Model.schemaMetadata
-            var problems: [String] = []
+            var problems = attributes.problems
             func names(_ keyPaths: [any PartialKeyPath<Model> & Sendable], _ role: String) -> [String] {
                 keyPaths.compactMap { keyPath in
-                    if let name = fields.name(of: keyPath) { return name }
-                    problems.append("\(Model.self): the \(role) key path \(keyPath) is not a stored property")
+                    if let name = attributes.name(of: keyPath) { return name }
+                    problems.append("\(Model.self): the \(role) key path \(keyPath) is not one of the attributes "
+                        + "its schemaMetadata lists (nested key paths are not attributes)")
                     return nil
                 }
             }
             name = Model.entityName
             modelType = type
-            attributeNames = fields.fields.map(\.name)
+            attributeNames = attributes.attributes.map(\.name)
+            attributeNameSet = Set(attributeNames)
             uniqueConstraints = metadata.unique.map { names($0, "unique") }
             indices = metadata.indexed.map { names($0, "indexed") }
             preservedOnDeletion = Set(names(metadata.preservedOnDeletion, "preserved-on-deletion"))
-            if fields.field(named: "id") == nil { problems.append("\(Model.self) has no stored `id`") }
-            self.fields = fields
             self.problems = problems
         }
 

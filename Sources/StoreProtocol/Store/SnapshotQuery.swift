@@ -49,8 +49,9 @@ public enum SnapshotQuery {
     public static func primaryKey<T: PersistentModel>(selectedBy predicate: Predicate<T>?) -> SnapshotValue? {
         typealias Attribute = PredicateExpressions.KeyPath<PredicateExpressions.Variable<T>, T.ID>
         typealias Constant = PredicateExpressions.Value<T.ID>
-        guard let expression = predicate?.expression, let idKeyPath = ModelFields.of(T.self).field(named: "id")?.keyPath else { return nil }
-        func isID(_ attribute: Attribute) -> Bool { attribute.keyPath == idKeyPath }
+        guard let expression = predicate?.expression,
+              let idKeyPath = ModelAttributes.of(T.self).keyPath(named: "id") else { return nil }
+        func isID(_ attribute: Attribute) -> Bool { attribute.keyPath == idKeyPath as AnyKeyPath }
         if let equal = expression as? PredicateExpressions.Equal<Attribute, Constant>, isID(equal.lhs) {
             return PersistentIdentifier.primaryKey(equal.rhs.value)
         }

@@ -20,6 +20,9 @@ final class Trip: PersistentModel {
         endDate = record.endDate
         visits = record.visits
     }
+
+    static let schemaMetadata = SchemaMetadata<Trip>(
+        attributes: [\.id, \.name, \.destination, \.startDate, \.endDate, \.visits])
 }
 
 /// The same trip as a plain struct: the peers' row (a GRDB record), the element of the rewritten
