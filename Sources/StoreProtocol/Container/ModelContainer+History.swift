@@ -78,28 +78,45 @@ extension ModelContainer {
         return result
     }
 
+    /// Each store's history, merged in time order, each transaction's token holding every store's
+    /// position after it, then sorted and limited as the descriptor asks.
+    ///
+    /// The merge keeps each store's own order (a store's transactions are never reordered, even
+    /// when its clock went back), so a token never passes over a transaction of its store that
+    /// comes later in the results. Without a sort, the limit is the merge's, so each store is
+    /// asked for at most `fetchLimit` transactions.
     private func mergedHistory(
         _ descriptor: HistoryDescriptor<DefaultHistoryTransaction>, sources: [DefaultHistorySource]
     ) throws -> [DefaultHistoryTransaction] {
-        var merged: [DefaultHistoryTransaction] = []
-        for source in sources {
+        let limit = descriptor.sortBy.isEmpty ? descriptor.fetchLimit : nil
+        let histories = try sources.map { source in
             var query = try perStore(descriptor, source.identifier, sources: sources)
             query.sortBy = []
-            query.fetchLimit = nil
-            merged += try source.fetch(query)
+            query.fetchLimit = limit
+            return try source.fetch(query)
         }
-        if sources.count > 1 {
-            merged.sort {
-                ($0.timestamp, $0.storeIdentifier, $0.transactionIdentifier) < ($1.timestamp, $1.storeIdentifier, $1.transactionIdentifier)
-            }
-        }
-        // Cumulative tokens, in time order: each resumes every store after the transactions
-        // before it. Then sort and limit as asked.
+        var merged: [DefaultHistoryTransaction] = []
+        merged.reserveCapacity(histories.reduce(0) { $0 + $1.count })
+        var next = Array(repeating: 0, count: histories.count)
         var positions = descriptor.after?.positions ?? [:]
-        for index in merged.indices {
-            positions[merged[index].storeIdentifier] = merged[index].transactionIdentifier
-            merged[index].token = DefaultHistoryToken(positions: positions)
+        while merged.count < (limit ?? .max) {
+            // The store whose next transaction is earliest (by time, then store identifier).
+            var earliest: Int?
+            for store in histories.indices where next[store] < histories[store].count {
+                guard let best = earliest else { earliest = store; continue }
+                let candidate = histories[store][next[store]], current = histories[best][next[best]]
+                if (candidate.timestamp, candidate.storeIdentifier) < (current.timestamp, current.storeIdentifier) {
+                    earliest = store
+                }
+            }
+            guard let store = earliest else { break }
+            var transaction = histories[store][next[store]]
+            next[store] += 1
+            positions[transaction.storeIdentifier] = transaction.transactionIdentifier
+            transaction.token = DefaultHistoryToken(positions: positions)
+            merged.append(transaction)
         }
+        guard limit == nil else { return merged }
         var sortAndLimit = descriptor
         sortAndLimit.predicate = nil
         return try sortAndLimit.apply(to: merged)
