@@ -1,5 +1,6 @@
 import Foundation
 import StoreProtocol
+import StoreFiles
 
 /// A durable ``DataStore`` with full history, kept as human-readable JSON.
 ///
@@ -19,7 +20,7 @@ public final class JSONStore: DataStore, HistoryProviding {
     public let configuration: JSONStoreConfiguration
     public let identifier: String
     public let schema: Schema
-    private let files: StoreFiles
+    private let files: JSONStoreFiles
     private let lock: FileLock
     private let state: Locked<StoreState>
 
@@ -32,7 +33,7 @@ public final class JSONStore: DataStore, HistoryProviding {
         guard let schema = configuration.schema else {
             throw DataStoreError(.invalidSchema, "JSONStore '\(configuration.name)' needs a schema; open it through a ModelContainer.")
         }
-        let files = StoreFiles(path: try FileIO.resolvingSymbolicLinks(configuration.url.path))
+        let files = JSONStoreFiles(path: try FileIO.resolvingSymbolicLinks(configuration.url.path))
         let lock = FileLock(path: files.lock)
         var state = StoreState(schema: schema)
         // Read first under a shared lock, which creates nothing: an open that fails (not a

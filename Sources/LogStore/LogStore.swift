@@ -1,5 +1,7 @@
 import Foundation
 import StoreProtocol
+import StoreBuildingBlocks
+import StoreFiles
 
 /// An insert-only ``DataStore`` for time-series records: an append-only log of segments, each
 /// transaction one framed, checksummed record.

@@ -1,5 +1,6 @@
 import Foundation
 import StoreProtocol
+import StoreBuildingBlocks
 
 /// A ``DataStore`` that keeps snapshots and full history in memory. Thread-safe; its cost is
 /// close to a dictionary of snapshots (a save is O(changes)).
