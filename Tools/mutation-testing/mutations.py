@@ -13,6 +13,7 @@ CONTEXT_FETCH = "Sources/StoreProtocol/Container/ModelContext+Fetch.swift"
 SNAPSHOT = "Sources/StoreProtocol/Snapshot/DataStoreSnapshot.swift"
 ENCODER = "Sources/StoreProtocol/Snapshot/SnapshotEncoder.swift"
 MEMORY = "Sources/MemoryStore/MemoryStore.swift"
+TABLE_STORE = "Sources/StoreBuildingBlocks/SnapshotTableStore.swift"
 FILEIO = "Sources/StoreFiles/FileIO.swift"
 JSON_STORE = "Sources/JSONStore/JSONStore.swift"
 JSON_STATE = "Sources/JSONStore/StoreState.swift"
@@ -156,7 +157,7 @@ MUTATIONS = [
     # The memory store.
     m("M01", "memory", MEMORY, "a save that changes nothing records a transaction",
       "if !outcome.changes.isEmpty {\n                state.history.append", "if true {\n                state.history.append"),
-    m("M03", "memory", MEMORY, "fetchCount's fast path ignores offset and limit",
+    m("M03", "memory", TABLE_STORE, "fetchCount's fast path ignores offset and limit",
       "if descriptor.predicate == nil, !descriptor.isPaged {", "if descriptor.predicate == nil {"),
     m("M02", "memory", MEMORY, "retention is not applied after a save",
       "state.history.apply(configuration.historyRetention)", "_ = configuration.historyRetention"),
