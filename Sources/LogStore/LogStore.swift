@@ -28,15 +28,16 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     /// Entity name -> timestamp attribute.
     private let timestampAttributes: [String: String]
 
-    /// How much a store has read, for tests that check a fetch reads only what is in range.
-    public struct Statistics: Sendable, Equatable {
-        public var segmentsRead = 0
-        public var recordsDecoded = 0
+    /// How much a store has read, for tests that check a fetch reads only what is in range
+    /// (package: this package's tests read it; it is no API).
+    package struct Statistics: Sendable, Equatable {
+        package var segmentsRead = 0
+        package var recordsDecoded = 0
     }
 
     /// What this instance has read since it opened or since ``resetStatistics()``.
-    public var statistics: Statistics { counters.withLock { $0 } }
-    public func resetStatistics() { counters.withLock { $0 = Statistics() } }
+    package var statistics: Statistics { counters.withLock { $0 } }
+    package func resetStatistics() { counters.withLock { $0 = Statistics() } }
 
     /// Opens the log in `configuration.directory` (a symbolic link resolved once, here),
     /// creating it unless the configuration is read-only, and cuts a torn last record back to
