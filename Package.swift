@@ -11,31 +11,47 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "StoreProtocol", targets: ["StoreProtocol"]),
+        .library(name: "StoreBuildingBlocks", targets: ["StoreBuildingBlocks"]),
+        .library(name: "StoreFiles", targets: ["StoreFiles"]),
         .library(name: "MemoryStore", targets: ["MemoryStore"]),
         .library(name: "JSONStore", targets: ["JSONStore"]),
         .library(name: "LogStore", targets: ["LogStore"]),
         .library(name: "StoreConformance", targets: ["StoreConformance"]),
     ],
     targets: [
+        // The contract: what apps use and what a backend implements. Nothing else.
         .target(name: "StoreProtocol", swiftSettings: swiftSettings),
-        .target(name: "MemoryStore", dependencies: ["StoreProtocol"], swiftSettings: swiftSettings),
-        .target(name: "JSONStore", dependencies: ["StoreProtocol"], swiftSettings: swiftSettings),
-        .target(name: "LogStore", dependencies: ["StoreProtocol"], swiftSettings: swiftSettings),
+        // For backend authors: rows in memory, history in memory, the code stores built on them share.
+        .target(name: "StoreBuildingBlocks", dependencies: ["StoreProtocol"], swiftSettings: swiftSettings),
+        // For stores that keep files (and history consumers kept in one): durable POSIX file
+        // I/O, locks, checksums, the snapshot JSON codec; fault injection in debug builds only.
+        .target(name: "StoreFiles", dependencies: ["StoreProtocol"], swiftSettings: swiftSettings),
+        .target(name: "MemoryStore", dependencies: ["StoreProtocol", "StoreBuildingBlocks"], swiftSettings: swiftSettings),
+        .target(name: "JSONStore", dependencies: ["StoreProtocol", "StoreBuildingBlocks", "StoreFiles"], swiftSettings: swiftSettings),
+        .target(name: "LogStore", dependencies: ["StoreProtocol", "StoreBuildingBlocks", "StoreFiles"], swiftSettings: swiftSettings),
         .target(name: "StoreConformance", dependencies: ["StoreProtocol"], swiftSettings: swiftSettings),
 
         // The example: the talk's unread-trips feature on the command line.
         .executableTarget(
-            name: "trips", dependencies: ["StoreProtocol", "JSONStore", "LogStore", "MemoryStore"],
+            name: "trips", dependencies: ["StoreProtocol", "StoreFiles", "JSONStore", "LogStore", "MemoryStore"],
             swiftSettings: swiftSettings),
 
         // A child process for tests that need a second process (crash and multi-process tests).
         .executableTarget(name: "StoreTestHelper", dependencies: ["StoreProtocol", "JSONStore", "LogStore", "StoreTestSupport"], swiftSettings: swiftSettings),
 
-        .target(name: "StoreTestSupport", dependencies: ["StoreProtocol"], path: "Tests/StoreTestSupport", swiftSettings: swiftSettings),
+        .target(name: "StoreTestSupport", dependencies: ["StoreProtocol", "StoreFiles"], path: "Tests/StoreTestSupport", swiftSettings: swiftSettings),
 
         .testTarget(
             name: "StoreProtocolTests",
-            dependencies: ["StoreProtocol", "MemoryStore", "StoreTestSupport"],
+            dependencies: ["StoreProtocol", "StoreFiles", "MemoryStore", "StoreTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "StoreBuildingBlocksTests",
+            dependencies: ["StoreBuildingBlocks", "StoreProtocol"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "StoreFilesTests",
+            dependencies: ["StoreFiles", "StoreProtocol", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "MemoryStoreTests",
@@ -43,15 +59,15 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "JSONStoreTests",
-            dependencies: ["JSONStore", "StoreProtocol", "StoreTestHelper", "StoreTestSupport"],
+            dependencies: ["JSONStore", "StoreProtocol", "StoreFiles", "StoreTestHelper", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "LogStoreTests",
-            dependencies: ["LogStore", "StoreProtocol", "StoreTestHelper", "StoreTestSupport"],
+            dependencies: ["LogStore", "StoreProtocol", "StoreFiles", "StoreTestHelper", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TripsTests",
-            dependencies: ["trips", "StoreProtocol", "JSONStore", "LogStore", "MemoryStore", "StoreTestHelper", "StoreTestSupport"],
+            dependencies: ["trips", "StoreProtocol", "StoreFiles", "JSONStore", "LogStore", "MemoryStore", "StoreTestHelper", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         // Deliberately broken stores that the conformance suite must fail.
         .testTarget(

@@ -17,6 +17,7 @@ let package = Package(
             name: "bench",
             dependencies: [
                 .product(name: "StoreProtocol", package: "swift-data-stores"),
+                .product(name: "StoreFiles", package: "swift-data-stores"),
                 .product(name: "JSONStore", package: "swift-data-stores"),
                 .product(name: "LogStore", package: "swift-data-stores"),
                 .product(name: "MemoryStore", package: "swift-data-stores"),

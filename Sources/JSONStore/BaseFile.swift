@@ -1,5 +1,6 @@
 import Foundation
 import StoreProtocol
+import StoreFiles
 
 /// The base file: the whole store as of journal entry `journalSequence`, as one JSON document
 /// with one row or transaction per line (readable, diffable):

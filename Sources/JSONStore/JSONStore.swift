@@ -1,5 +1,7 @@
 import Foundation
 import StoreProtocol
+import StoreBuildingBlocks
+import StoreFiles
 
 /// A durable ``DataStore`` with full history, kept as human-readable JSON.
 ///
@@ -12,16 +14,15 @@ import StoreProtocol
 /// - Several processes (an app and its widget) may open one store: writers take an exclusive
 ///   file lock, readers a shared one, and each reads the other's new journal lines (data and
 ///   history) without reloading the store.
-public final class JSONStore: DataStore, HistoryProviding {
+public final class JSONStore: SnapshotTableStore {
     public typealias Snapshot = DefaultSnapshot
     public typealias HistoryType = DefaultHistoryTransaction
 
     public let configuration: JSONStoreConfiguration
     public let identifier: String
     public let schema: Schema
-    private let files: StoreFiles
-    private let lock: FileLock
-    private let state: Locked<StoreState>
+    private let files: JSONStoreFiles
+    private let state: FileBackedState<StoreState>
 
     /// Opens the store at `configuration.url`, creating it when it does not exist (unless the
     /// configuration is read-only: then it reads as empty and nothing is created).
@@ -32,7 +33,7 @@ public final class JSONStore: DataStore, HistoryProviding {
         guard let schema = configuration.schema else {
             throw DataStoreError(.invalidSchema, "JSONStore '\(configuration.name)' needs a schema; open it through a ModelContainer.")
         }
-        let files = StoreFiles(path: try FileIO.resolvingSymbolicLinks(configuration.url.path))
+        let files = JSONStoreFiles(path: try FileIO.resolvingSymbolicLinks(configuration.url.path))
         let lock = FileLock(path: files.lock)
         var state = StoreState(schema: schema)
         // Read first under a shared lock, which creates nothing: an open that fails (not a
@@ -53,54 +54,38 @@ public final class JSONStore: DataStore, HistoryProviding {
         self.configuration = configuration
         self.schema = schema
         self.files = files
-        self.lock = lock
         identifier = state.storeIdentifier ?? UUID().uuidString
-        self.state = Locked(state)
+        self.state = FileBackedState(state, fileLock: lock)
     }
 
     // MARK: Reading and writing under the file lock
 
     /// Runs `body` on a state that has read every other process's saves.
-    private func read<T: Sendable>(_ body: (borrowing StoreState) throws -> T) throws -> T {
-        try state.withLock { state in
-            if try !state.isCurrent(files) {
-                try lock.withLock(exclusive: false) { try state.catchUp(files, cutTornTail: false) }
-            }
-            return try body(state)
-        }
+    private func read<T>(_ body: (borrowing StoreState) throws -> T) throws -> T {
+        try state.read(isCurrent: { try $0.isCurrent(files) }, catchUp: { try $0.catchUp(files, cutTornTail: false) }, body)
     }
 
     /// Runs `body` under the exclusive lock on an up-to-date state, then compacts if due.
-    private func write<T: Sendable>(_ body: (inout StoreState) throws -> T) throws -> T {
+    private func write<T>(_ body: (inout StoreState) throws -> T) throws -> T {
         guard configuration.allowsSave else {
             throw DataStoreError(.readOnly, "The JSON store \(files.base) is read-only (allowsSave is false); nothing was written.")
         }
-        return try state.withLock { state in
-            try lock.withLock(exclusive: true) {
-                try state.catchUp(files, cutTornTail: true)
-                let result = try body(&state)
-                if state.journalOffset > max(Int64(configuration.compactionThreshold), state.baseSize) {
-                    // The save is already durable in the journal; a failed fold is retried later.
-                    try? state.compact(files)
-                }
-                return result
+        return try state.write(catchUp: { try $0.catchUp(files, cutTornTail: true) }) { state in
+            let result = try body(&state)
+            if state.journalOffset > max(Int64(configuration.compactionThreshold), state.baseSize) {
+                // The save is already durable in the journal; a failed fold is retried later.
+                try? state.compact(files)
             }
+            return result
         }
     }
 
     // MARK: DataStore
 
-    public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
-        let rows = try read { $0.table.candidates(for: request.descriptor) }
-        return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: try SnapshotQuery.evaluate(request.descriptor, over: rows))
-    }
-
-    public func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
-        let descriptor = request.descriptor
-        if descriptor.predicate == nil, !descriptor.isPaged {
-            return try read { $0.table.count(of: T.entityName) }
-        }
-        return try fetch(request).fetchedSnapshots.count
+    /// Runs `body` on rows and history that include every other process's saves (for
+    /// ``SnapshotTableStore``'s fetches and history reads).
+    public func withCurrentRows<T>(_ body: (SnapshotTable, HistoryLog) throws -> T) throws -> T {
+        try read { try body($0.table, $0.history) }
     }
 
     public func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
@@ -143,22 +128,11 @@ public final class JSONStore: DataStore, HistoryProviding {
 
     // MARK: HistoryProviding
 
-    public func fetchHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws -> [DefaultHistoryTransaction] {
-        try read { try $0.history.fetch(descriptor, storeIdentifier: identifier, schema: schema) }
-    }
-
     public func deleteHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws {
         try write { state in
             let doomed = try state.history.fetch(descriptor, storeIdentifier: identifier, schema: schema).map(\.transactionIdentifier)
             guard !doomed.isEmpty else { return }
             try state.append(JournalEntry(sequence: state.journalSequence + 1, deletedTransactions: doomed), files: files)
-        }
-    }
-
-    public func currentHistoryToken() throws -> DefaultHistoryToken? {
-        try read { state in
-            state.history.lastTransactionNumber == 0 ? nil
-                : DefaultHistoryToken(storeIdentifier: identifier, transactionNumber: state.history.lastTransactionNumber)
         }
     }
 }

@@ -1,8 +1,10 @@
 import Foundation
 import StoreProtocol
+import StoreBuildingBlocks
+import StoreFiles
 
 /// The paths of one store's files.
-struct StoreFiles: Sendable {
+struct JSONStoreFiles: Sendable {
     let base: String
     let journal: String
     let lock: String
@@ -45,7 +47,7 @@ struct StoreState: Sendable {
     // MARK: Reading the files
 
     /// Whether the files are exactly as this state last read them (two `stat` calls, no lock).
-    func isCurrent(_ files: StoreFiles) throws -> Bool {
+    func isCurrent(_ files: JSONStoreFiles) throws -> Bool {
         guard let base, try base.isStill(at: files.base) else { return false }
         guard let journal else { return try FileIO.identity(files.journal) == nil }
         return try journal.sizeIfSame(at: files.journal) == journalOffset
@@ -56,7 +58,7 @@ struct StoreState: Sendable {
     /// append (a torn tail left in place would corrupt the next line). Call it under the file lock.
     /// - Throws: ``DataStoreError`` for damaged or foreign files; the files are not changed
     ///   except for cutting a torn tail.
-    mutating func catchUp(_ files: StoreFiles, cutTornTail: Bool) throws {
+    mutating func catchUp(_ files: JSONStoreFiles, cutTornTail: Bool) throws {
         if try base?.isStill(at: files.base) != true {
             try reload(files)
         }
@@ -96,7 +98,7 @@ struct StoreState: Sendable {
     private var appliedFromJournal = false
 
     /// Reads the base file afresh (or starts empty when there is none), forgetting the journal.
-    private mutating func reload(_ files: StoreFiles) throws {
+    private mutating func reload(_ files: JSONStoreFiles) throws {
         var fresh = StoreState(schema: schema)
         if let base = try OpenFile.open(files.base) {
             let data = try base.read()
@@ -187,7 +189,7 @@ struct StoreState: Sendable {
     /// Appends an entry durably, then applies it to this state (its history and bookkeeping
     /// only, when `rowsApplied` says the table already holds its rows).
     /// - Throws: ``DataStoreError/Code/ioFailure``; the journal is cut back and the state reloaded.
-    mutating func append(_ entry: JournalEntry, files: StoreFiles, rowsApplied: Bool = false) throws {
+    mutating func append(_ entry: JournalEntry, files: JSONStoreFiles, rowsApplied: Bool = false) throws {
         let line: Data
         do {
             // Inside: a value the journal cannot hold exactly is refused here, after the table
@@ -218,7 +220,7 @@ struct StoreState: Sendable {
     /// Folds the journal into a new base file: base first (atomic replace), then an empty
     /// journal. A crash between the two leaves a journal whose entries the base already holds,
     /// which replay skips by sequence.
-    mutating func compact(_ files: StoreFiles) throws {
+    mutating func compact(_ files: JSONStoreFiles) throws {
         let data = try baseFile().encoded()
         do {
             try FileIO.replaceAtomically(files.base, with: data)

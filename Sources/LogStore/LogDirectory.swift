@@ -1,5 +1,6 @@
 import Foundation
 import StoreProtocol
+import StoreFiles
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

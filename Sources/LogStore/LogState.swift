@@ -1,5 +1,6 @@
 import Foundation
 import StoreProtocol
+import StoreFiles
 
 /// What one `LogStore` instance knows of its directory.
 struct LogState: Sendable {

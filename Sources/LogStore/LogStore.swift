@@ -1,5 +1,7 @@
 import Foundation
 import StoreProtocol
+import StoreBuildingBlocks
+import StoreFiles
 
 /// An insert-only ``DataStore`` for time-series records: an append-only log of segments, each
 /// transaction one framed, checksummed record.
@@ -21,21 +23,21 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     public let identifier: String
     public let schema: Schema
     private let files: LogFiles
-    private let lock: FileLock
-    private let state: Locked<LogState>
+    private let state: FileBackedState<LogState>
     private let counters = Locked(Statistics())
     /// Entity name -> timestamp attribute.
     private let timestampAttributes: [String: String]
 
-    /// How much a store has read, for tests that check a fetch reads only what is in range.
-    public struct Statistics: Sendable, Equatable {
-        public var segmentsRead = 0
-        public var recordsDecoded = 0
+    /// How much a store has read, for tests that check a fetch reads only what is in range
+    /// (package: this package's tests read it; it is no API).
+    package struct Statistics: Sendable, Equatable {
+        package var segmentsRead = 0
+        package var recordsDecoded = 0
     }
 
     /// What this instance has read since it opened or since ``resetStatistics()``.
-    public var statistics: Statistics { counters.withLock { $0 } }
-    public func resetStatistics() { counters.withLock { $0 = Statistics() } }
+    package var statistics: Statistics { counters.withLock { $0 } }
+    package func resetStatistics() { counters.withLock { $0 = Statistics() } }
 
     /// Opens the log in `configuration.directory` (a symbolic link resolved once, here),
     /// creating it unless the configuration is read-only, and cuts a torn last record back to
@@ -101,36 +103,29 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
         self.configuration = configuration
         self.schema = schema
         self.files = files
-        self.lock = lock
         identifier = state.meta?.storeIdentifier ?? UUID().uuidString
         timestampAttributes = attributes
-        self.state = Locked(state)
+        self.state = FileBackedState(state, fileLock: lock)
     }
 
     // MARK: Locking
 
-    private func read<T: Sendable>(_ body: (LogState) throws -> T) throws -> T {
-        try state.withLock { state in
-            try lock.withLock(exclusive: false) {
-                try state.refresh(files, cutTornTail: false, skipDamaged: configuration.skipsDamagedRecords)
-                return try body(state)
-            }
-        }
+    private func read<T>(_ body: (LogState) throws -> T) throws -> T {
+        try state.read(catchUp: { try $0.refresh(files, cutTornTail: false, skipDamaged: configuration.skipsDamagedRecords) }, body)
     }
 
-    private func write<T: Sendable>(_ body: (inout LogState) throws -> T) throws -> T {
+    private func write<T>(_ body: (inout LogState) throws -> T) throws -> T {
         guard configuration.allowsSave else {
             throw DataStoreError(.readOnly, "The log store \(files.directory) is read-only (allowsSave is false); nothing was written.")
         }
-        return try state.withLock { state in
+        return try state.write(
             // Before the lock, whose file would otherwise be created in a directory that replaced ours.
-            try state.directory?.checkLogDirectory()
-            return try lock.withLock(exclusive: true) {
+            beforeLocking: { try $0.directory?.checkLogDirectory() },
+            catchUp: { state in
                 try state.refresh(files, cutTornTail: true, skipDamaged: configuration.skipsDamagedRecords)
                 try state.repair(files: files)
-                return try body(&state)
-            }
-        }
+            },
+            body)
     }
 
     private static func insertOnly(_ what: String) -> DataStoreError {

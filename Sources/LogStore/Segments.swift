@@ -1,5 +1,6 @@
 import Foundation
 import StoreProtocol
+import StoreFiles
 
 /// What the store knows of one segment without reading it: which transactions and times it
 /// holds, how many records of each entity, and how many bytes of it are valid. Written beside a

@@ -1,9 +1,10 @@
 import Foundation
 import StoreProtocol
+import StoreBuildingBlocks
 
 /// A ``DataStore`` that keeps snapshots and full history in memory. Thread-safe; its cost is
 /// close to a dictionary of snapshots (a save is O(changes)).
-public final class MemoryStore: DataStore, HistoryProviding {
+public final class MemoryStore: SnapshotTableStore {
     public typealias Snapshot = DefaultSnapshot
     public typealias HistoryType = DefaultHistoryTransaction
 
@@ -37,17 +38,10 @@ public final class MemoryStore: DataStore, HistoryProviding {
         identifier = storage.identifier
     }
 
-    public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
-        let rows = storage.state.withLock { $0.table.candidates(for: request.descriptor) }
-        return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: try SnapshotQuery.evaluate(request.descriptor, over: rows))
-    }
-
-    public func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
-        let descriptor = request.descriptor
-        if descriptor.predicate == nil, !descriptor.isPaged {
-            return storage.state.withLock { $0.table.count(of: T.entityName) }
-        }
-        return try fetch(request).fetchedSnapshots.count
+    /// Runs `body` on the rows and history under the storage's lock (for ``SnapshotTableStore``'s
+    /// fetches and history reads).
+    public func withCurrentRows<T>(_ body: (SnapshotTable, HistoryLog) throws -> T) throws -> T {
+        try storage.state.withLock { try body($0.table, $0.history) }
     }
 
     public func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
@@ -73,19 +67,8 @@ public final class MemoryStore: DataStore, HistoryProviding {
 
     // MARK: HistoryProviding
 
-    public func fetchHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws -> [DefaultHistoryTransaction] {
-        try storage.state.withLock { try $0.history.fetch(descriptor, storeIdentifier: identifier, schema: schema) }
-    }
-
     public func deleteHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws {
         try storage.state.withLock { _ = try $0.history.delete(descriptor, storeIdentifier: identifier, schema: schema) }
-    }
-
-    public func currentHistoryToken() throws -> DefaultHistoryToken? {
-        storage.state.withLock { state in
-            state.history.lastTransactionNumber == 0 ? nil
-                : DefaultHistoryToken(storeIdentifier: identifier, transactionNumber: state.history.lastTransactionNumber)
-        }
     }
 }
 

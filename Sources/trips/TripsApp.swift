@@ -3,6 +3,7 @@ import JSONStore
 import LogStore
 import MemoryStore
 import StoreProtocol
+import StoreFiles
 
 /// The talk's SampleTrips feature: the widget changes trips, the app finds the ones with unread
 /// changes through history after its saved token.

@@ -1,6 +1,7 @@
 import Foundation
 import JSONStore
 import StoreProtocol
+import StoreFiles
 import StoreTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
-@_spi(FaultInjection) import StoreProtocol
+import StoreProtocol
+@_spi(FaultInjection) import StoreFiles
 import LogStore
 import StoreTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import StoreProtocol
+import StoreFiles
 import Testing
 
 struct Nested: Codable, Equatable {

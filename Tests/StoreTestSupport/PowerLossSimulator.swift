@@ -1,5 +1,6 @@
 import Foundation
-@_spi(FaultInjection) import StoreProtocol
+import StoreProtocol
+@_spi(FaultInjection) import StoreFiles
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -8,6 +9,8 @@ import Musl
 import Darwin
 #endif
 
+// Fault injection exists in debug builds only (see `FileFaults`), as do the tests that use this.
+#if DEBUG
 private typealias FileStatus = stat
 
 /// Simulates a power loss under a store, as SQLite's crash-test file system does: it watches
@@ -492,3 +495,4 @@ public struct PowerLossTally: Sendable, CustomStringConvertible {
         garbledBlocks += report.garbled.count
     }
 }
+#endif

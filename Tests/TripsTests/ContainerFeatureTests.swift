@@ -3,6 +3,7 @@ import JSONStore
 import LogStore
 import MemoryStore
 import StoreProtocol
+import StoreFiles
 import StoreTestSupport
 import Testing
 

@@ -2,10 +2,10 @@
 replacement. `equivalent` marks a mutation that changes nothing observable, with the reason; it
 is listed but not scored."""
 
-TABLE = "Sources/StoreProtocol/Store/SnapshotTable.swift"
+TABLE = "Sources/StoreBuildingBlocks/SnapshotTable.swift"
 QUERY = "Sources/StoreProtocol/Store/SnapshotQuery.swift"
 DESCRIPTOR = "Sources/StoreProtocol/Store/FetchDescriptor.swift"
-HISTORY = "Sources/StoreProtocol/History/HistoryLog.swift"
+HISTORY = "Sources/StoreBuildingBlocks/HistoryLog.swift"
 TOKEN = "Sources/StoreProtocol/History/HistoryToken.swift"
 CONTAINER_HISTORY = "Sources/StoreProtocol/Container/ModelContainer+History.swift"
 CONTEXT = "Sources/StoreProtocol/Container/ModelContext.swift"
@@ -13,7 +13,8 @@ CONTEXT_FETCH = "Sources/StoreProtocol/Container/ModelContext+Fetch.swift"
 SNAPSHOT = "Sources/StoreProtocol/Snapshot/DataStoreSnapshot.swift"
 ENCODER = "Sources/StoreProtocol/Snapshot/SnapshotEncoder.swift"
 MEMORY = "Sources/MemoryStore/MemoryStore.swift"
-FILEIO = "Sources/StoreProtocol/Files/FileIO.swift"
+TABLE_STORE = "Sources/StoreBuildingBlocks/SnapshotTableStore.swift"
+FILEIO = "Sources/StoreFiles/FileIO.swift"
 JSON_STORE = "Sources/JSONStore/JSONStore.swift"
 JSON_STATE = "Sources/JSONStore/StoreState.swift"
 JOURNAL = "Sources/JSONStore/Journal.swift"
@@ -168,7 +169,7 @@ MUTATIONS = [
 
     m("M01", "memory", MEMORY, "a save that changes nothing records a transaction",
       "if !outcome.changes.isEmpty {\n                state.history.append", "if true {\n                state.history.append"),
-    m("M03", "memory", MEMORY, "fetchCount's fast path ignores offset and limit",
+    m("M03", "memory", TABLE_STORE, "fetchCount's fast path ignores offset and limit",
       "if descriptor.predicate == nil, !descriptor.isPaged {", "if descriptor.predicate == nil {"),
     m("M02", "memory", MEMORY, "retention is not applied after a save",
       "state.history.apply(configuration.historyRetention)", "_ = configuration.historyRetention"),

@@ -6,15 +6,15 @@ import Foundation
 /// ThreadSanitizer does not see, so every access it guards is reported as a race and real races
 /// drown in the noise. This lock is a pthread mutex (through `NSLock`), which ThreadSanitizer
 /// understands, so `swift test --sanitize=thread` checks the code that uses it.
-public final class Locked<Value: Sendable>: @unchecked Sendable {
+package final class Locked<Value: Sendable>: @unchecked Sendable {
     // @unchecked: `value` is only touched while `lock` is held.
     private let lock = NSLock()
     private var value: Value
 
-    public init(_ value: Value) { self.value = value }
+    package init(_ value: Value) { self.value = value }
 
     /// Runs `body` with exclusive access to the value.
-    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

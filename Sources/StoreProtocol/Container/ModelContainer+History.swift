@@ -23,6 +23,21 @@ extension ModelContainer {
         }
     }
 
+    /// Deletes, in each store, the history that every token in `tokens` has passed: up to the
+    /// lowest position any of them holds for that store. Deletes nothing in a store some token
+    /// has no position for, and nothing at all without tokens. For `HistoryConsumers`.
+    /// - Throws: what the stores' `deleteHistory` throws.
+    package func deleteHistory(readByAll tokens: [DefaultHistoryToken]) throws {
+        guard !tokens.isEmpty else { return }
+        for source in defaultHistorySources {
+            let positions = tokens.map { $0.positions[source.identifier] ?? 0 }
+            guard let bound = positions.min(), bound > 0 else { continue }
+            let store = source.identifier
+            try source.delete(HistoryDescriptor<DefaultHistoryTransaction>(
+                predicate: #Predicate { $0.storeIdentifier == store && $0.transactionIdentifier <= bound }))
+        }
+    }
+
     /// History across every store that provides it, oldest first unless the descriptor sorts.
     ///
     /// For ``DefaultHistoryTransaction``, each returned transaction's token holds the position in

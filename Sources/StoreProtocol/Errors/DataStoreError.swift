@@ -60,7 +60,7 @@ public struct DataStoreError: CodedError {
         DataStoreError(.unsupportedFeature, what)
     }
 
-    static func unknownEntity(_ name: String, in schema: Schema) -> DataStoreError {
+    package static func unknownEntity(_ name: String, in schema: Schema) -> DataStoreError {
         DataStoreError(.unknownEntity,
             "'\(name)' is not in the schema (it holds: \(schema.entities.isEmpty ? "nothing" : schema.description)). "
             + "Add the type to ModelContainer(for:) or to the store configuration's schema.")

@@ -1,5 +1,6 @@
 import Foundation
 import StoreProtocol
+import StoreFiles
 
 /// The talk's sample store: every record in one JSON file, rewritten whole at each save
 /// (temporary file, fsync, rename, fsync of the directory: the same durability as ours).

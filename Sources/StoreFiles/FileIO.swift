@@ -1,4 +1,5 @@
 import Foundation
+import StoreProtocol
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -45,6 +46,7 @@ public enum FileIO {
         return try file.read(from: offset)
     }
 
+    #if DEBUG
     /// Throws the injected fault for `operation` on `path`, if a test installed one.
     static func injectFault(_ operation: FileFaults.Operation, _ path: String) throws {
         if let fault = FileFaults.fault(operation, path) { throw failure("\(operation.rawValue) (injected fault)", path, errno: fault.code) }
@@ -78,16 +80,33 @@ public enum FileIO {
         }
         if step() == 0 { didPerform(observed) }
     }
+    #else
+    // Release builds have no fault injection: every hook is nothing, and the descriptions of
+    // the operations (autoclosures) are never built.
+    @inline(__always)
+    static func injectFault(_ operation: FileFaults.Operation, _ path: String) throws {}
+
+    @inline(__always)
+    static func willPerform(_ event: @autoclosure () -> FileFaults.Event) throws -> FileFaults.Event? { nil }
+
+    @inline(__always)
+    static func didPerform(_ event: FileFaults.Event?) {}
+
+    @inline(__always)
+    static func cleanUp(_ event: @autoclosure () -> FileFaults.Event, _ step: () -> Int32) { _ = step() }
+    #endif
 
     /// Writes all of `data` to `fd`.
     public static func writeAll(_ fd: Int32, _ data: Data, path: String) throws {
         let observed = try willPerform(.write(path: path, offset: Int64(lseek(fd, 0, SEEK_CUR)), bytes: data))
+        #if DEBUG
         if let fault = FileFaults.fault(.write, path) {
             // A short write: some bytes reach the file, then the call fails.
             let count = min(max(0, fault.bytesWritten), data.count)
             _ = data.prefix(count).withUnsafeBytes { write(fd, $0.baseAddress, count) }
             throw failure("write (injected fault)", path, errno: fault.code)
         }
+        #endif
         try data.withUnsafeBytes { raw in
             var written = 0
             while written < raw.count {
@@ -201,31 +220,5 @@ public enum FileIO {
             cleanUp(.remove(path: temporary)) { unlink(temporary) }
             throw error
         }
-    }
-}
-
-/// An advisory lock on a file (`flock`): exclusive for writers, shared for readers, across
-/// processes and across store instances in one process.
-public final class FileLock: Sendable {
-    public let path: String
-
-    /// A lock on `path`, created when first taken.
-    public init(path: String) { self.path = path }
-
-    /// Runs `body` holding the lock; a shared lock on a lock file that does not exist (no writer
-    /// has opened the store yet) runs `body` without one and creates nothing.
-    /// - Throws: ``DataStoreError/Code/ioFailure`` when the lock file cannot be opened or locked.
-    public func withLock<T>(exclusive: Bool, _ body: () throws -> T) throws -> T {
-        // Readers never create the lock file: a read-only or failed open leaves nothing behind.
-        let fd = exclusive ? open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) : open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0, !exclusive, errno == ENOENT { return try body() }   // no writer yet: nothing to wait for
-        guard fd >= 0 else { throw FileIO.failure("open the lock file", path) }
-        defer { close(fd) }
-        while flock(fd, exclusive ? LOCK_EX : LOCK_SH) != 0 {
-            if errno == EINTR { continue }
-            throw FileIO.failure("lock", path)
-        }
-        defer { flock(fd, LOCK_UN) }
-        return try body()
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import StoreProtocol
+import StoreBuildingBlocks
 import Testing
 
 /// The table as a building block, fed what a third-party backend may send it: snapshots with

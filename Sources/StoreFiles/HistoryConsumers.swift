@@ -1,4 +1,5 @@
 import Foundation
+import StoreProtocol
 
 /// The readers of a container's history, each with the token it has processed, so that history
 /// is deleted only once every one of them has read it (a known pain point with Core Data and
@@ -68,14 +69,6 @@ extension ModelContainer {
     /// has no position for, and nothing at all when there are no consumers.
     /// - Throws: what the stores' `deleteHistory` throws.
     public func deleteHistoryReadByAllConsumers(_ consumers: HistoryConsumers) throws {
-        let tokens = Array(try consumers.tokens().values)
-        guard !tokens.isEmpty else { return }
-        for source in defaultHistorySources {
-            let positions = tokens.map { $0.positions[source.identifier] ?? 0 }
-            guard let bound = positions.min(), bound > 0 else { continue }
-            let store = source.identifier
-            try source.delete(HistoryDescriptor<DefaultHistoryTransaction>(
-                predicate: #Predicate { $0.storeIdentifier == store && $0.transactionIdentifier <= bound }))
-        }
+        try deleteHistory(readByAll: Array(try consumers.tokens().values))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import StoreProtocol
+import StoreFiles
 import Testing
 
 @Suite struct CRC32Tests {

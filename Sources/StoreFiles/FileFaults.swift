@@ -1,17 +1,69 @@
 import Foundation
-#if canImport(Synchronization)
+import StoreProtocol
+#if DEBUG && canImport(Synchronization)
 import Synchronization
 #endif
 
 /// Fault injection for tests: a hook consulted before every file operation that changes
 /// something, which can make it fail (`ENOSPC`, `EIO`, …) or, for a write, stop short after some
-/// bytes. Not for production use; reach it with `@_spi(FaultInjection) import StoreProtocol`.
+/// bytes, and observers that see every such operation. Not for production use; reach it with
+/// `@_spi(FaultInjection) import StoreFiles`.
+///
+/// Compiled into debug builds only (SwiftPM defines `DEBUG` there; tests run in debug): a release
+/// build has no hooks, and its file operations check nothing. Only the descriptions of the
+/// operations (``Operation``, ``Event``) exist in both, so that `FileIO` describes each
+/// operation one way; in a release build nothing ever builds one.
 @_spi(FaultInjection)
 public enum FileFaults {
     public enum Operation: String, Sendable {
         case create, write, sync, rename, truncate, remove
     }
 
+    /// A file operation that changes something, as ``Observer``s see it, before and after it runs.
+    /// Paths are as the store passed them (absolute in practice).
+    public enum Event: Sendable, CustomStringConvertible {
+        /// `open(path, O_CREAT…)`: creates the file unless it exists; `truncating` for `O_TRUNC`.
+        case create(path: String, truncating: Bool)
+        /// `bytes` written at `offset` of the file open as `path`.
+        case write(path: String, offset: Int64, bytes: Data)
+        /// `ftruncate` of `path` to `length` bytes.
+        case truncate(path: String, length: Int64)
+        /// `fsync` of the file `path`: its data (writes, truncates) reaches the disk.
+        case syncFile(path: String)
+        /// `fsync` of the directory `path`: its entries (creates, renames, removes) reach the disk.
+        case syncDirectory(path: String)
+        /// `rename(from, to)`, replacing `to` if it exists.
+        case rename(from: String, to: String)
+        /// `unlink(path)`.
+        case remove(path: String)
+
+        /// The path the operation is about (for a rename, its target).
+        public var path: String {
+            switch self {
+            case .create(let path, _), .write(let path, _, _), .truncate(let path, _), .syncFile(let path),
+                 .syncDirectory(let path), .remove(let path):
+                return path
+            case .rename(_, let to):
+                return to
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .create(let path, let truncating): return "create\(truncating ? " (truncating)" : "") \(path)"
+            case .write(let path, let offset, let bytes): return "write \(bytes.count) bytes at \(offset) of \(path)"
+            case .truncate(let path, let length): return "truncate \(path) to \(length)"
+            case .syncFile(let path): return "fsync \(path)"
+            case .syncDirectory(let path): return "fsync directory \(path)"
+            case .rename(let from, let to): return "rename \(from) to \(to)"
+            case .remove(let path): return "unlink \(path)"
+            }
+        }
+    }
+}
+
+#if DEBUG
+extension FileFaults {
     public struct Fault: Sendable {
         /// The `errno` the operation fails with.
         public var code: Int32
@@ -64,48 +116,6 @@ public enum FileFaults {
 // MARK: Observing every change to the files
 
 extension FileFaults {
-    /// A file operation that changes something, as ``Observer``s see it, before and after it runs.
-    /// Paths are as the store passed them (absolute in practice).
-    public enum Event: Sendable, CustomStringConvertible {
-        /// `open(path, O_CREAT…)`: creates the file unless it exists; `truncating` for `O_TRUNC`.
-        case create(path: String, truncating: Bool)
-        /// `bytes` written at `offset` of the file open as `path`.
-        case write(path: String, offset: Int64, bytes: Data)
-        /// `ftruncate` of `path` to `length` bytes.
-        case truncate(path: String, length: Int64)
-        /// `fsync` of the file `path`: its data (writes, truncates) reaches the disk.
-        case syncFile(path: String)
-        /// `fsync` of the directory `path`: its entries (creates, renames, removes) reach the disk.
-        case syncDirectory(path: String)
-        /// `rename(from, to)`, replacing `to` if it exists.
-        case rename(from: String, to: String)
-        /// `unlink(path)`.
-        case remove(path: String)
-
-        /// The path the operation is about (for a rename, its target).
-        public var path: String {
-            switch self {
-            case .create(let path, _), .write(let path, _, _), .truncate(let path, _), .syncFile(let path),
-                 .syncDirectory(let path), .remove(let path):
-                return path
-            case .rename(_, let to):
-                return to
-            }
-        }
-
-        public var description: String {
-            switch self {
-            case .create(let path, let truncating): return "create\(truncating ? " (truncating)" : "") \(path)"
-            case .write(let path, let offset, let bytes): return "write \(bytes.count) bytes at \(offset) of \(path)"
-            case .truncate(let path, let length): return "truncate \(path) to \(length)"
-            case .syncFile(let path): return "fsync \(path)"
-            case .syncDirectory(let path): return "fsync directory \(path)"
-            case .rename(let from, let to): return "rename \(from) to \(to)"
-            case .remove(let path): return "unlink \(path)"
-            }
-        }
-    }
-
     /// Sees every file operation that changes something, for a test that models what a power
     /// loss would leave (it needs to know what each operation overwrote, and what was flushed).
     /// Called synchronously on the thread doing the operation; every installed observer sees
@@ -164,3 +174,4 @@ extension FileFaults {
         for observer in current { observer.didPerform(event) }
     }
 }
+#endif

@@ -1,4 +1,5 @@
 import Foundation
+import StoreProtocol
 
 /// A store's history in memory: records in transaction order, the deletion watermark that
 /// expires tokens, and the token checks. Backends keep one and persist its records as they like.

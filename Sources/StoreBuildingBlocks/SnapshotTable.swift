@@ -1,3 +1,5 @@
+import StoreProtocol
+
 /// The rows of a store in memory, by entity, with unique-constraint indices: the working state a
 /// backend applies saves to. ``apply(_:)`` turns a save request into new rows and the history
 /// changes it made, all or nothing.

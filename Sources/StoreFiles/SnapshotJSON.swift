@@ -1,4 +1,5 @@
 import Foundation
+import StoreProtocol
 
 /// JSON <-> ``SnapshotValue``, for backends that store JSON: byte for byte, in the tagged form
 /// that `SnapshotValue`'s `Codable` conformance also uses (one-key objects such as
@@ -152,38 +153,6 @@ public enum SnapshotJSON {
             guard parser.position == buffer.count else { throw parser.error("unexpected bytes after the value") }
             return value
         }
-    }
-
-    /// Parses `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` (either case) directly: `UUID(uuidString:)`
-    /// on Linux goes through `sscanf` and was a quarter of the time of opening a 100,000-row store.
-    static func uuid(_ text: String) -> UUID? {
-        var bytes = [UInt8](repeating: 0, count: 16)
-        var index = 0, high: UInt8? = nil, position = 0
-        for character in text.utf8 {
-            defer { position += 1 }
-            if position == 8 || position == 13 || position == 18 || position == 23 {
-                guard character == UInt8(ascii: "-") else { return nil }
-                continue
-            }
-            let nibble: UInt8
-            switch character {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = character - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            guard index < 16 else { return nil }
-            if let first = high {
-                bytes[index] = first << 4 | nibble
-                index += 1
-                high = nil
-            } else {
-                high = nibble
-            }
-        }
-        guard position == 36, index == 16 else { return nil }
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
     }
 
     private struct Parser {

@@ -1,0 +1,55 @@
+import StoreProtocol
+
+/// A store that keeps its rows in a ``SnapshotTable`` and its history in a ``HistoryLog``, in
+/// memory (as `MemoryStore` and `JSONStore` do). Conforming gives it `fetch`, `fetchCount`,
+/// `fetchHistory` and `currentHistoryToken`, written once here; it provides the way to read its
+/// current rows and history, and its own `save`, `erase` and `deleteHistory`.
+///
+/// ```swift
+/// final class MyStore: SnapshotTableStore {
+///     func withCurrentRows<T>(_ body: (SnapshotTable, HistoryLog) throws -> T) throws -> T {
+///         try state.withLock { try body($0.table, $0.history) }
+///     }
+///     …
+/// }
+/// ```
+public protocol SnapshotTableStore: DataStore, HistoryProviding
+where Snapshot == DefaultSnapshot, HistoryType == DefaultHistoryTransaction {
+    /// Runs `body` on the store's current rows and history, under whatever keeps them consistent
+    /// (a lock; for a store that other processes write, after reading their saves).
+    func withCurrentRows<T>(_ body: (SnapshotTable, HistoryLog) throws -> T) throws -> T
+}
+
+extension SnapshotTableStore {
+    /// The rows the descriptor selects: the candidates are taken under the store's lock, then
+    /// filtered, sorted and paged outside it (``SnapshotQuery/evaluate(_:over:)``).
+    /// - Complexity: O(1) rows read for `$0.id == value`; O(*n* log *n*) otherwise.
+    public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
+        let rows = try withCurrentRows { table, _ in table.candidates(for: request.descriptor) }
+        return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: try SnapshotQuery.evaluate(request.descriptor, over: rows))
+    }
+
+    /// How many rows the descriptor selects; without a predicate or paging, the table's count.
+    /// - Complexity: O(1) without a predicate or paging; as ``fetch(_:)`` otherwise.
+    public func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
+        let descriptor = request.descriptor
+        if descriptor.predicate == nil, !descriptor.isPaged {
+            return try withCurrentRows { table, _ in table.count(of: T.entityName) }
+        }
+        return try fetch(request).fetchedSnapshots.count
+    }
+
+    /// The transactions the descriptor selects (``HistoryLog/fetch(_:storeIdentifier:schema:)``).
+    /// - Throws: ``HistoryError`` for an expired or foreign token.
+    public func fetchHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws -> [DefaultHistoryTransaction] {
+        try withCurrentRows { _, history in try history.fetch(descriptor, storeIdentifier: identifier, schema: schema) }
+    }
+
+    /// The token of the newest transaction, `nil` before the first.
+    public func currentHistoryToken() throws -> DefaultHistoryToken? {
+        try withCurrentRows { _, history in
+            history.lastTransactionNumber == 0 ? nil
+                : DefaultHistoryToken(storeIdentifier: identifier, transactionNumber: history.lastTransactionNumber)
+        }
+    }
+}

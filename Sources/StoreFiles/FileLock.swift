@@ -1,0 +1,35 @@
+import Foundation
+import StoreProtocol
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An advisory lock on a file (`flock`): exclusive for writers, shared for readers, across
+/// processes and across store instances in one process.
+public final class FileLock: Sendable {
+    public let path: String
+
+    /// A lock on `path`, created when first taken.
+    public init(path: String) { self.path = path }
+
+    /// Runs `body` holding the lock; a shared lock on a lock file that does not exist (no writer
+    /// has opened the store yet) runs `body` without one and creates nothing.
+    /// - Throws: ``DataStoreError/Code/ioFailure`` when the lock file cannot be opened or locked.
+    public func withLock<T>(exclusive: Bool, _ body: () throws -> T) throws -> T {
+        // Readers never create the lock file: a read-only or failed open leaves nothing behind.
+        let fd = exclusive ? open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) : open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0, !exclusive, errno == ENOENT { return try body() }   // no writer yet: nothing to wait for
+        guard fd >= 0 else { throw FileIO.failure("open the lock file", path) }
+        defer { close(fd) }
+        while flock(fd, exclusive ? LOCK_EX : LOCK_SH) != 0 {
+            if errno == EINTR { continue }
+            throw FileIO.failure("lock", path)
+        }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+}
