@@ -111,9 +111,12 @@ MUTATIONS = [
       "expiredThrough = lastTransactionNumber", "expiredThrough = 0"),
     m("H08", "history", TOKEN, "equal tokens compare as less", "if left < right { someBehind = true }", "if left <= right { someBehind = true }"),
     m("H09", "history", CONTAINER_HISTORY, "merged tokens do not advance with the transactions of several stores",
-      "positions[merged[index].storeIdentifier] = merged[index].transactionIdentifier", "_ = positions"),
+      "positions[transaction.storeIdentifier] = transaction.transactionIdentifier", "_ = positions"),
     m("H10", "history", CONTAINER_HISTORY, "several stores' transactions are not merged in time order",
-      "if sources.count > 1 {\n            merged.sort", "if sources.count > 99 {\n            merged.sort"),
+      "if (candidate.timestamp, candidate.storeIdentifier) < (current.timestamp, current.storeIdentifier) {",
+      "if (candidate.storeIdentifier) < (current.storeIdentifier) {"),
+    m("H11", "history", CONTAINER_HISTORY, "without a sort, each store is asked for its whole history, the limit applied after",
+      "query.fetchLimit = limit", "query.fetchLimit = nil"),
 
     # The context: identity map, change tracking, rollback, ordering.
     m("C01", "context", CONTEXT, "changes sent in registration-table order, not the order they were made",
