@@ -88,11 +88,17 @@ struct BaseFile: Codable {
                 format: formatName, version: currentVersion, storeIdentifier: try field("storeIdentifier", String.self),
                 journalSequence: try field("journalSequence", Int64.self), lastTransaction: try field("lastTransaction", Int64.self),
                 historyExpiredThrough: try field("historyExpiredThrough", Int64.self), entities: entities,
-                history: try field("history", [HistoryRecord].self))
+                history: try history(header["history"]))
         } catch {
             throw DataStoreError(.corruptStore,
                 "\(path) is a damaged JSON store: \(error). Restore it from a backup; it was left untouched.")
         }
+    }
+
+    /// The history records, converted by hand (through `Codable` they were a fifth of an open).
+    private static func history(_ value: SnapshotValue?) throws -> [HistoryRecord] {
+        guard case .array(let records)? = value else { throw Malformed(what: "history") }
+        return try records.map(HistoryRecord.init(snapshotValue:))
     }
 
     struct Malformed: Error, CustomStringConvertible {
@@ -120,10 +126,9 @@ struct BaseFile: Codable {
             add("\n]")
         }
         add("},\n\"history\":[")
-        let encoder = SnapshotEncoder()
         for (index, record) in history.enumerated() {
             add(index == 0 ? "\n" : ",\n")
-            try add(try encoder.encode(record))
+            try add(record.snapshotValue)
         }
         add("\n]")
         let checksum = String(format: "%08x", CRC32.checksum(out))

@@ -25,6 +25,45 @@ struct JournalEntry: Codable {
     }
 }
 
+/// An entry as one ``SnapshotValue``, converted by hand: the value its `Codable` conformance
+/// gives through ``SnapshotEncoder`` (so lines written either way are the same), with the rows'
+/// values placed as they are rather than rebuilt by the coder.
+extension JournalEntry {
+    var snapshotValue: SnapshotValue {
+        var object: [String: SnapshotValue] = ["sequence": .int(sequence)]
+        if let transaction { object["transaction"] = transaction.snapshotValue }
+        if let upserts {
+            object["upserts"] = .array(upserts.map { .object(["entity": .string($0.entity), "values": .object($0.values)]) })
+        }
+        if let deletes {
+            object["deletes"] = .array(deletes.map { .object(["entityName": .string($0.entityName), "primaryKey": $0.primaryKey]) })
+        }
+        if let historyExpiredThrough { object["historyExpiredThrough"] = .int(historyExpiredThrough) }
+        if let deletedTransactions { object["deletedTransactions"] = .array(deletedTransactions.map(SnapshotValue.int)) }
+        if let erase { object["erase"] = .bool(erase) }
+        return .object(object)
+    }
+
+    init(snapshotValue value: SnapshotValue) throws {
+        let fields = try SnapshotFields(value, of: "a journal entry")
+        sequence = try fields.decode("sequence", as: Int64.self)
+        transaction = try fields.objectIfPresent("transaction").map { try HistoryRecord(snapshotValue: .object($0)) }
+        upserts = try fields.arrayIfPresent("upserts")?.map { row in
+            let rowFields = try SnapshotFields(row, of: "a journal row")
+            guard let values = try rowFields.objectIfPresent("values") else { throw rowFields.error("values", "is missing") }
+            return Row(entity: try rowFields.decode("entity", as: String.self), values: values)
+        }
+        deletes = try fields.arrayIfPresent("deletes")?.map { identifier in
+            let idFields = try SnapshotFields(identifier, of: "a deleted identifier")
+            return PersistentIdentifier(entityName: try idFields.decode("entityName", as: String.self),
+                                        primaryKey: try idFields.value("primaryKey"))
+        }
+        historyExpiredThrough = try fields.decodeIfPresent("historyExpiredThrough", as: Int64.self)
+        deletedTransactions = try fields.decodeIfPresent("deletedTransactions", as: [Int64].self)
+        erase = try fields.decodeIfPresent("erase", as: Bool.self)
+    }
+}
+
 /// The journal file: JSON lines, each framed as `<crc32 as 8 hex digits> <length> <json>\n`,
 /// where the checksum covers `<length> <json>` and the length counts the JSON's bytes.
 ///
@@ -35,7 +74,7 @@ struct JournalEntry: Codable {
 enum Journal {
     /// Frames an entry as one line.
     static func line(for entry: JournalEntry) throws -> Data {
-        let json = try SnapshotJSON.encode(try SnapshotEncoder().encode(entry))
+        let json = try SnapshotJSON.encode(entry.snapshotValue)
         var body = Data("\(json.count) ".utf8)
         body.append(json)
         var line = Data(String(format: "%08x ", CRC32.checksum(body)).utf8)
@@ -73,7 +112,7 @@ enum Journal {
                 }
                 let entry: JournalEntry
                 do {
-                    entry = try SnapshotDecoder().decode(JournalEntry.self, from: SnapshotJSON.parse(json))
+                    entry = try JournalEntry(snapshotValue: SnapshotJSON.parse(json))
                 } catch {
                     throw DataStoreError(.corruptStore,
                         "\(path) has a journal line at byte \(offset) whose checksum holds but that does not decode: \(error). "
