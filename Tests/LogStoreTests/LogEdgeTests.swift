@@ -1,0 +1,47 @@
+import Foundation
+import LogStore
+import StoreProtocol
+import StoreTestSupport
+import Testing
+
+/// Cases for what the mutation tool found unchecked (issue 19): the segment being written
+/// survives any retention, and one save cannot insert an identifier twice.
+@Suite struct LogEdgeTests {
+    /// A log far over its byte limit keeps the segment it writes to: every save in it reads back.
+    @Test func retentionNeverDropsTheSegmentBeingWritten() throws {
+        let directory = try temporaryDirectory()
+        let settings = configuration(directory, segmentSize: 1 << 20, retention: .bytes(1))
+        do {
+            let (container, _) = try open(settings)
+            for index in 0..<3 {
+                let context = ModelContext(container)
+                context.insert(Reading(sensor: "s\(index)", timestamp: minute(index), value: Double(index)))
+                try context.save()
+                #expect(try ModelContext(container).fetchCount(FetchDescriptor<Reading>()) == index + 1)
+            }
+        }
+        let (reopened, _) = try open(settings)
+        let sensors = try ModelContext(reopened).fetch(FetchDescriptor<Reading>(sortBy: [SortDescriptor(\.timestamp)])).map(\.sensor)
+        #expect(sensors == ["s0", "s1", "s2"])
+    }
+
+    /// A request that inserts one identifier twice (a backend's caller need not be a context)
+    /// is refused whole, and nothing of it is written.
+    @Test func aSaveInsertingOneIdentifierTwiceIsRefusedWhole() throws {
+        let directory = try temporaryDirectory()
+        let settings = configuration(directory)
+        let (container, store) = try open(settings)
+        let reading = Reading(sensor: "a", timestamp: minute(1), value: 1)
+        let values = try SnapshotEncoder().encodeAttributes(reading)
+        let snapshot = DefaultSnapshot(persistentIdentifier: reading.persistentModelID, values: values)
+        let other = Reading(sensor: "b", timestamp: minute(2), value: 2)
+        let otherSnapshot = DefaultSnapshot(persistentIdentifier: other.persistentModelID,
+                                            values: try SnapshotEncoder().encodeAttributes(other))
+        let error = try #require(throws: DataStoreError.self) {
+            try store.save(DataStoreSaveChangesRequest(editingState: EditingState(), inserted: [otherSnapshot, snapshot, snapshot]))
+        }
+        #expect(error.code == .unsupportedFeature)
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Reading>()) == 0)
+        #expect(try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).isEmpty)
+    }
+}
