@@ -39,7 +39,9 @@ let package = Package(
         // A child process for tests that need a second process (crash and multi-process tests).
         .executableTarget(name: "StoreTestHelper", dependencies: ["StoreProtocol", "JSONStore", "LogStore", "StoreTestSupport"], swiftSettings: swiftSettings),
 
-        .target(name: "StoreTestSupport", dependencies: ["StoreProtocol", "StoreFiles"], path: "Tests/StoreTestSupport", swiftSettings: swiftSettings),
+        // The harnesses the tests and StoreTestHelper share: power-loss simulator, damaged files,
+        // stress runs, child processes. Under Sources/ because an executable uses it.
+        .target(name: "StoreTestSupport", dependencies: ["StoreProtocol", "StoreFiles"], swiftSettings: swiftSettings),
 
         .testTarget(
             name: "StoreProtocolTests",
