@@ -77,7 +77,7 @@ let package = Package(
             dependencies: ["StoreConformance", "StoreProtocol", "MemoryStore"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "Conformance",
+            name: "ConformanceTests",
             dependencies: ["StoreConformance", "StoreProtocol", "MemoryStore", "JSONStore", "LogStore", "StoreTestSupport"],
             swiftSettings: swiftSettings),
     ],
