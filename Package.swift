@@ -67,9 +67,16 @@ let package = Package(
             name: "LogStoreTests",
             dependencies: ["LogStore", "StoreProtocol", "StoreFiles", "StoreTestHelper", "StoreTestSupport"],
             swiftSettings: swiftSettings),
+        // ModelContainer over several stores: the store registry and locations, history across
+        // stores, history updates (one from a StoreTestHelper process) and history consumers.
+        .testTarget(
+            name: "ContainerTests",
+            dependencies: ["StoreProtocol", "StoreFiles", "JSONStore", "LogStore", "MemoryStore", "StoreTestHelper", "StoreTestSupport"],
+            swiftSettings: swiftSettings),
+        // The example's command, run as processes.
         .testTarget(
             name: "TripsTests",
-            dependencies: ["trips", "StoreProtocol", "StoreFiles", "JSONStore", "LogStore", "MemoryStore", "StoreTestHelper", "StoreTestSupport"],
+            dependencies: ["trips", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         // Deliberately broken stores that the conformance suite must fail.
         .testTarget(
