@@ -57,7 +57,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "MemoryStoreTests",
-            dependencies: ["MemoryStore", "StoreProtocol"],
+            dependencies: ["MemoryStore", "StoreProtocol", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "JSONStoreTests",
