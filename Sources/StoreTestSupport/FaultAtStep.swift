@@ -1,12 +1,5 @@
 import Foundation
 @_spi(FaultInjection) import StoreFiles
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // Fault injection exists in debug builds only (see `FileFaults`), as do the tests that use this.
 #if DEBUG
