@@ -39,7 +39,9 @@ let package = Package(
         // A child process for tests that need a second process (crash and multi-process tests).
         .executableTarget(name: "StoreTestHelper", dependencies: ["StoreProtocol", "JSONStore", "LogStore", "StoreTestSupport"], swiftSettings: swiftSettings),
 
-        .target(name: "StoreTestSupport", dependencies: ["StoreProtocol", "StoreFiles"], path: "Tests/StoreTestSupport", swiftSettings: swiftSettings),
+        // The harnesses the tests and StoreTestHelper share: power-loss simulator, damaged files,
+        // stress runs, child processes. Under Sources/ because an executable uses it.
+        .target(name: "StoreTestSupport", dependencies: ["StoreProtocol", "StoreFiles"], swiftSettings: swiftSettings),
 
         .testTarget(
             name: "StoreProtocolTests",
@@ -55,7 +57,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "MemoryStoreTests",
-            dependencies: ["MemoryStore", "StoreProtocol"],
+            dependencies: ["MemoryStore", "StoreProtocol", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "JSONStoreTests",
@@ -65,9 +67,16 @@ let package = Package(
             name: "LogStoreTests",
             dependencies: ["LogStore", "StoreProtocol", "StoreFiles", "StoreTestHelper", "StoreTestSupport"],
             swiftSettings: swiftSettings),
+        // ModelContainer over several stores: the store registry and locations, history across
+        // stores, history updates (one from a StoreTestHelper process) and history consumers.
+        .testTarget(
+            name: "ContainerTests",
+            dependencies: ["StoreProtocol", "StoreFiles", "JSONStore", "LogStore", "MemoryStore", "StoreTestHelper", "StoreTestSupport"],
+            swiftSettings: swiftSettings),
+        // The example's command, run as processes.
         .testTarget(
             name: "TripsTests",
-            dependencies: ["trips", "StoreProtocol", "StoreFiles", "JSONStore", "LogStore", "MemoryStore", "StoreTestHelper", "StoreTestSupport"],
+            dependencies: ["trips", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         // Deliberately broken stores that the conformance suite must fail.
         .testTarget(
@@ -75,7 +84,7 @@ let package = Package(
             dependencies: ["StoreConformance", "StoreProtocol", "MemoryStore"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "Conformance",
+            name: "ConformanceTests",
             dependencies: ["StoreConformance", "StoreProtocol", "MemoryStore", "JSONStore", "LogStore", "StoreTestSupport"],
             swiftSettings: swiftSettings),
     ],

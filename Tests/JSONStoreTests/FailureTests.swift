@@ -1,6 +1,5 @@
 import Foundation
 import StoreProtocol
-@_spi(FaultInjection) import StoreFiles
 import JSONStore
 import StoreTestSupport
 import Testing
@@ -26,26 +25,21 @@ import Testing
             try save(["a", "b"], to: container)
             let before = try state(container)
 
-            let counter = Counter()
-            let hook = FileFaults.install { _, path in
-                guard path.hasPrefix(directory.path), counter.increment() == step else { return nil }
-                return FileFaults.Fault(code: [ENOSPC, EIO][step % 2], bytesWritten: step % 3 == 0 ? 7 : 0)
+            let (saved, operations) = try withFault(atStep: step, under: directory, shortWrite: 7) {
+                let context = ModelContext(container)
+                context.insert(Entry("c"))
+                let entries = try context.fetch(FetchDescriptor<Entry>(sortBy: [SortDescriptor(\.title)]))
+                entries[0].count = 5
+                context.delete(entries[1])
+                do {
+                    try context.save()
+                    return true
+                } catch let error as DataStoreError {
+                    #expect(error.code == .ioFailure, "step \(step): \(error)")
+                    return false
+                }
             }
-            let context = ModelContext(container)
-            context.insert(Entry("c"))
-            let entries = try context.fetch(FetchDescriptor<Entry>(sortBy: [SortDescriptor(\.title)]))
-            entries[0].count = 5
-            context.delete(entries[1])
-            let saved: Bool
-            do {
-                try context.save()
-                saved = true
-            } catch let error as DataStoreError {
-                #expect(error.code == .ioFailure, "step \(step): \(error)")
-                saved = false
-            }
-            FileFaults.remove(hook)
-            guard counter.count >= step else { break }   // every step of the save has failed once
+            guard operations >= step else { break }   // every step of the save has failed once
             steps = step
 
             let after = saved ? ["a=5", "c=0", "transactions=3"] : before
@@ -87,10 +81,7 @@ import Testing
         #expect(report.problems.isEmpty, "\(report.problems.count) problems: \(report.problems.prefix(5))")
         let typedErrors = report.typedErrors, reads = report.allReads
         #expect(typedErrors + reads == 2 * corruptInputCases(), "every case ended in a typed error or a read")
-        print("JSONStore corrupt inputs: \(corruptInputCases()) damaged stores, \(2 * corruptInputCases()) opens: "
-              + "\(typedErrors) typed errors, \(report.reads) exact reads, \(report.readsWithoutLastSave) reads without "
-              + "the last save (a torn last line), \(report.readsOfAnEarlierStateAfterACut) of an earlier save after a cut, "
-              + "\(report.problems.count) problems")
+        print(report.summary("JSONStore", cases: corruptInputCases(), torn: "line"))
         #expect(typedErrors > 1_000, "most damage is detected: \(typedErrors) typed errors, \(reads) reads")
     }
 

@@ -62,7 +62,7 @@ import Testing
         let firstNewline = try #require(journal.firstIndex(of: UInt8(ascii: "\n")))
         journal[firstNewline - 5] ^= 0x01
         try journal.write(to: URL(filePath: url.path + ".journal"))
-        let before = try contents(of: directory)
+        let before = try directoryContents(directory)
         do {
             _ = try openContainer(url)
             Issue.record("opening a store with a damaged journal line must throw")
@@ -70,7 +70,7 @@ import Testing
             #expect(error.code == .corruptStore)
             #expect(error.message.contains("byte 0"), "the message names the offset: \(error.message)")
         }
-        #expect(try contents(of: directory) == before, "a failed open leaves the files untouched")
+        #expect(try directoryContents(directory) == before, "a failed open leaves the files untouched")
     }
 
     @Test(arguments: [
@@ -104,7 +104,7 @@ import Testing
         let directory = try temporaryDirectory()
         let container = try openContainer(directory.appending(path: "store.json"), allowsSave: false)
         #expect(try titles(container) == [])
-        #expect(try contents(of: directory).isEmpty)
+        #expect(try directoryContents(directory).isEmpty)
     }
 
     @Test func twoInstancesInOneProcessSeeEachOthersSavesAndHistory() throws {

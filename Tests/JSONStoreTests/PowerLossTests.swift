@@ -75,9 +75,8 @@ struct TransactionSummary: Equatable, CustomStringConvertible {
 @Suite struct JSONPowerLossTests {
     @Test func everyAcknowledgedSaveSurvivesAPowerLoss() throws {
         let tally = try run(rounds: PowerLossTally.rounds(default: 40), seed: PowerLossTally.seed, sabotage: .fromEnvironment)
-        print("JSONStore power loss: \(tally)")
-        if ProcessInfo.processInfo.environment["POWERLOSS_VERBOSE"] != nil { print(tally.failures.joined(separator: "\n")) }
-        #expect(tally.failures.isEmpty, "\(tally.failures.count) failing rounds:\n\(tally.failures.prefix(5).joined(separator: "\n"))")
+        tally.print(as: "JSONStore power loss")
+        #expect(tally.failures.isEmpty, "\(tally.failureSummary)")
         #expect(tally.phases["compaction", default: 0] > 0, "some power losses hit a compaction: \(tally.phases)")
         #expect(tally.phases["append", default: 0] > 0, "some power losses hit a journal append: \(tally.phases)")
     }
@@ -107,11 +106,9 @@ struct TransactionSummary: Equatable, CustomStringConvertible {
     }
 
     func run(rounds: Int, seed: UInt64, sabotage: PowerLossSimulator.Sabotage) throws -> PowerLossTally {
-        var tally = PowerLossTally()
-        for round in 0..<rounds {
-            try self.round(seed: seed &+ UInt64(round), sabotage: sabotage, into: &tally)
+        try PowerLossTally.run(rounds: rounds, seed: seed) { seed, tally in
+            try round(seed: seed, sabotage: sabotage, into: &tally)
         }
-        return tally
     }
 
     func open(_ url: URL, threshold: Int, retention: HistoryRetention) throws -> ModelContainer {
@@ -137,10 +134,8 @@ struct TransactionSummary: Equatable, CustomStringConvertible {
         let retention = Bool.random(using: &generator) ? HistoryRetention.unlimited
             : HistoryRetention(maximumTransactions: Int.random(in: 2...6, using: &generator))
         let crashAt = Int.random(in: 1...(steps * 6 + 10), using: &generator)
-        let lossProbability = [0, 0.5, 1, Double.random(in: 0...1, using: &generator)].randomElement(using: &generator)!
-        let garbles = Bool.random(using: &generator)
-        let simulator = PowerLossSimulator(directory: directory, crashAt: crashAt, sabotage: sabotage)
-        simulator.start()
+        let power = PowerLossRound(directory: directory, crashAt: crashAt, sabotage: sabotage, using: &generator)
+        let simulator = power.simulator
 
         // What each acknowledged step left (index 0: the empty store), and what the step in
         // flight at the power loss would leave if it reached the disk.
@@ -187,7 +182,7 @@ struct TransactionSummary: Equatable, CustomStringConvertible {
                     // Not acknowledged: the power went during this step.
                     inFlight = next
                     inFlightIsSave = kind == "append"
-                    phase = classify(simulator.events(since: mark) + [simulator.crashEvent ?? ""], kind)
+                    phase = classify(simulator.eventsThroughCrash(since: mark), kind)
                     break
                 }
                 if kind == "append" { transactions += 1 }
@@ -197,7 +192,7 @@ struct TransactionSummary: Equatable, CustomStringConvertible {
                 historyAfter.append(live.history)
                 if simulator.hasCrashed {
                     // Acknowledged, then the power went in the compaction that followed.
-                    phase = classify(simulator.events(since: mark) + [simulator.crashEvent ?? ""], kind)
+                    phase = classify(simulator.eventsThroughCrash(since: mark), kind)
                     break
                 }
             }
@@ -205,63 +200,42 @@ struct TransactionSummary: Equatable, CustomStringConvertible {
             phase = "open"
             #expect(simulator.hasCrashed, "seed \(seed): opening failed without a power loss: \(error)")
         }
-        tally.rounds += 1
-        tally.phases[phase, default: 0] += 1
 
         // The process is gone; the disk comes back as the power loss left it.
-        let report = simulator.powerLoss(using: &generator, lossProbability: lossProbability, garbles: garbles)
-        tally.add(report)
+        let report = power.powerLoss(during: phase, using: &generator, into: &tally)
         var context = "seed \(seed): \(rowsAfter.count - 1) acknowledged steps, power lost at operation \(crashAt) "
             + "(\(simulator.crashEvent ?? "none")) during \(phase); \(report)"
         var acknowledged = Expected(rows: rowsAfter.last!, history: historyAfter.last!)
 
         // In a third of the rounds the power goes again, while the store recovers (cuts a torn
         // tail) or makes one more save.
-        if Int.random(in: 0..<3, using: &generator) == 0 {
-            let second = PowerLossSimulator(directory: directory, crashAt: Int.random(in: 1...10, using: &generator), sabotage: sabotage)
-            second.start()
-            tally.secondPowerLosses += 1
-            do {
-                let container = try open(url, threshold: threshold, retention: retention)
-                let recovered = try contents(container)
-                if let problem = verify(recovered, acknowledged: acknowledged, inFlight: inFlight, into: &tally) {
-                    tally.failures.append("\(context): read back before a second power loss: \(problem)")
-                    return
-                }
-                if inFlightIsSave, recovered != acknowledged { transactions += 1 }   // the save in flight came back
-                acknowledged = recovered
-                inFlight = nil
-                let saving = ModelContext(container)
-                saving.author = "after the power came back"
-                let (rows, changes) = try change(recovered.rows, in: saving, using: &generator)
-                let transaction = TransactionSummary(number: transactions + 1, author: saving.author, changes: changes)
-                let next = Expected(rows: rows, history: retained(recovered.history + [transaction], retention))
-                do {
-                    try saving.save()
-                    acknowledged = try contents(container)
-                    #expect(acknowledged == next, "seed \(seed): the save after the power came back, as read back live")
-                } catch {
-                    inFlight = next
-                }
-            } catch {
-                if !second.hasCrashed {
-                    tally.failedToOpen(error, round: context)
-                    return
-                }
-                tally.secondDuringRecovery += 1
+        let again = power.secondPowerLoss(using: &generator, into: &tally, round: context) { _, generator, tally in
+            let container = try open(url, threshold: threshold, retention: retention)
+            let recovered = try contents(container)
+            if let problem = verify(recovered, acknowledged: acknowledged, inFlight: inFlight, into: &tally) {
+                tally.failures.append("\(context): read back before a second power loss: \(problem)")
+                return false
             }
-            let secondReport = second.powerLoss(using: &generator, lossProbability: lossProbability, garbles: garbles)
-            tally.add(secondReport)
-            context += "; power lost again at operation \(second.crashAt) (\(second.crashEvent ?? "none")); \(secondReport)"
+            if inFlightIsSave, recovered != acknowledged { transactions += 1 }   // the save in flight came back
+            acknowledged = recovered
+            inFlight = nil
+            let saving = ModelContext(container)
+            saving.author = "after the power came back"
+            let (rows, changes) = try change(recovered.rows, in: saving, using: &generator)
+            let transaction = TransactionSummary(number: transactions + 1, author: saving.author, changes: changes)
+            let next = Expected(rows: rows, history: retained(recovered.history + [transaction], retention))
+            do {
+                try saving.save()
+                acknowledged = try contents(container)
+                #expect(acknowledged == next, "seed \(seed): the save after the power came back, as read back live")
+            } catch {
+                inFlight = next
+            }
+            return true
         }
-
-        let found: Expected
-        do {
-            found = try contents(try open(url, threshold: threshold, retention: retention))
-        } catch {
-            tally.failedToOpen(error, round: context)
-            return
-        }
+        guard let again else { return }
+        context += again
+        guard let found = tally.reopen(round: context, { try contents(try open(url, threshold: threshold, retention: retention)) }) else { return }
         if let problem = verify(found, acknowledged: acknowledged, inFlight: inFlight, into: &tally) {
             tally.failures.append("\(context): \(problem)")
         }

@@ -38,12 +38,3 @@ func titles(_ container: ModelContainer) throws -> [String] {
 func transactionCount(_ container: ModelContainer) throws -> Int {
     try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).count
 }
-
-/// Every file of the store, to check that a failed open changes none of them.
-func contents(of directory: URL) throws -> [String: Data] {
-    var result: [String: Data] = [:]
-    for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where !name.hasSuffix(".lock") {
-        result[name] = try Data(contentsOf: directory.appending(path: name))
-    }
-    return result
-}

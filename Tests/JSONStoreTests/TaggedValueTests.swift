@@ -26,7 +26,7 @@ import Testing
         try #require(entry != String(parts[2]), "the row's value is in the journal line")
         let body = "\(entry.utf8.count) \(entry)"
         try Data((String(format: "%08x ", CRC32.checksum(Data(body.utf8))) + body + "\n").utf8).write(to: journal)
-        let before = try contents(of: url.deletingLastPathComponent())
+        let before = try directoryContents(url.deletingLastPathComponent())
         for allowsSave in [false, true] {
             do {
                 _ = try openContainer(url, allowsSave: allowsSave)
@@ -35,7 +35,7 @@ import Testing
                 #expect(error.code == .corruptStore, "\(error)")
             }
         }
-        #expect(try contents(of: url.deletingLastPathComponent()) == before, "a refused open changes no file")
+        #expect(try directoryContents(url.deletingLastPathComponent()) == before, "a refused open changes no file")
     }
 
     @Test func anObjectWithDollarKeysIsWrittenWrappedAndReadBackAsItself() throws {

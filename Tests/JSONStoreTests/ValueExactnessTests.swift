@@ -98,7 +98,7 @@ private func fetchMeasures(_ container: ModelContainer) throws -> [UUID: Measure
         let context = ModelContext(container)
         context.insert(shallow)
         try context.save()
-        let before = try contents(of: directory)
+        let before = try directoryContents(directory)
 
         let deep = Measure()
         deep.tree = .chain(300)
@@ -112,7 +112,7 @@ private func fetchMeasures(_ container: ModelContainer) throws -> [UUID: Measure
             #expect(error.message.contains(".tree.children[0]"), "the message names the attribute: \(error.message)")
             #expect(error.message.count < 400, "a short message: \(error.message)")
         }
-        #expect(try contents(of: directory) == before, "a refused save writes nothing")
+        #expect(try directoryContents(directory) == before, "a refused save writes nothing")
         for reader in [container, try openMeasures(url)] {
             let rows = try fetchMeasures(reader)
             #expect(rows.count == 1)
@@ -137,7 +137,7 @@ private func fetchMeasures(_ container: ModelContainer) throws -> [UUID: Measure
         lines[damaged] = Data(String(format: "%08x ", CRC32.checksum(undecodable)).utf8) + undecodable
         try Data(lines.joined(separator: [UInt8(ascii: "\n")]) + [UInt8(ascii: "\n")]).write(to: journalURL)
         let offset = lines[..<damaged].reduce(0) { $0 + $1.count + 1 }
-        let before = try contents(of: directory)
+        let before = try directoryContents(directory)
         for _ in 0..<2 {
             do {
                 let container = try openContainer(url)
@@ -148,7 +148,7 @@ private func fetchMeasures(_ container: ModelContainer) throws -> [UUID: Measure
                 #expect(error.message.contains("byte \(offset)"), "the message names the offset: \(error.message)")
                 #expect(error.message.contains(url.path + ".journal"), "the message names the file: \(error.message)")
             }
-            #expect(try contents(of: directory) == before, "nothing is cut")
+            #expect(try directoryContents(directory) == before, "nothing is cut")
         }
     }
 }

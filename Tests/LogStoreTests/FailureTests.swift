@@ -1,6 +1,5 @@
 import Foundation
 import StoreProtocol
-@_spi(FaultInjection) import StoreFiles
 import LogStore
 import StoreTestSupport
 import Testing
@@ -24,21 +23,16 @@ import Testing
             try append(0..<6, perSave: 3, to: container)
             let before = try state(container)
 
-            let counter = Counter()
-            let hook = FileFaults.install { _, path in
-                guard path.hasPrefix(directory.path), counter.increment() == step else { return nil }
-                return FileFaults.Fault(code: [ENOSPC, EIO][step % 2], bytesWritten: step % 3 == 0 ? 5 : 0)
+            let (saved, operations) = try withFault(atStep: step, under: directory, shortWrite: 5) {
+                do {
+                    try append(100..<103, perSave: 3, to: container)
+                    return true
+                } catch let error as DataStoreError {
+                    #expect(error.code == .ioFailure, "step \(step): \(error)")
+                    return false
+                }
             }
-            let saved: Bool
-            do {
-                try append(100..<103, perSave: 3, to: container)
-                saved = true
-            } catch let error as DataStoreError {
-                #expect(error.code == .ioFailure, "step \(step): \(error)")
-                saved = false
-            }
-            FileFaults.remove(hook)
-            guard counter.count >= step else { break }
+            guard operations >= step else { break }
             steps = step
 
             let after = saved ? before.dropLast() + ["100.0", "101.0", "102.0", "transactions=3"] : before
@@ -77,10 +71,7 @@ import Testing
         #expect(report.problems.isEmpty, "\(report.problems.count) problems: \(report.problems.prefix(5))")
         let typedErrors = report.typedErrors, reads = report.allReads
         #expect(typedErrors + reads == 2 * corruptInputCases(), "every case ended in a typed error or a read")
-        print("LogStore corrupt inputs: \(corruptInputCases()) damaged stores, \(2 * corruptInputCases()) opens: "
-              + "\(typedErrors) typed errors, \(report.reads) exact reads, \(report.readsWithoutLastSave) reads without "
-              + "the last save (a torn last record), \(report.readsOfAnEarlierStateAfterACut) of an earlier save after a cut, "
-              + "\(report.problems.count) problems")
+        print(report.summary("LogStore", cases: corruptInputCases(), torn: "record"))
         // Damage to an index file (a cache, rebuilt) or to the last record (a torn write, cut) is
         // read around by design; damage to whole records is reported.
         #expect(typedErrors > 500, "damage is detected: \(typedErrors) typed errors, \(reads) reads")

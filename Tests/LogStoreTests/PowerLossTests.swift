@@ -41,9 +41,8 @@ import Testing
     func everyAcknowledgedSaveSurvivesAPowerLoss(_ durability: String) throws {
         let tally = try run(rounds: PowerLossTally.rounds(default: 30), seed: PowerLossTally.seed, periodic: durability == "periodic",
                             sabotage: .fromEnvironment)
-        print("LogStore (\(durability)) power loss: \(tally)")
-        if ProcessInfo.processInfo.environment["POWERLOSS_VERBOSE"] != nil { print(tally.failures.joined(separator: "\n")) }
-        #expect(tally.failures.isEmpty, "\(tally.failures.count) failing rounds:\n\(tally.failures.prefix(5).joined(separator: "\n"))")
+        tally.print(as: "LogStore (\(durability)) power loss")
+        #expect(tally.failures.isEmpty, "\(tally.failureSummary)")
         #expect(tally.phases["seal", default: 0] > 0, "some power losses hit a seal: \(tally.phases)")
         #expect(tally.phases["append", default: 0] > 0, "some power losses hit an append: \(tally.phases)")
     }
@@ -59,11 +58,9 @@ import Testing
     }
 
     func run(rounds: Int, seed: UInt64, periodic: Bool, sabotage: PowerLossSimulator.Sabotage) throws -> PowerLossTally {
-        var tally = PowerLossTally()
-        for round in 0..<rounds {
-            try self.round(seed: seed &+ UInt64(round), periodic: periodic, sabotage: sabotage, into: &tally)
+        try PowerLossTally.run(rounds: rounds, seed: seed) { seed, tally in
+            try round(seed: seed, periodic: periodic, sabotage: sabotage, into: &tally)
         }
-        return tally
     }
 
     /// Every transaction the log holds, by number.
@@ -100,10 +97,8 @@ import Testing
             segmentSize: [300, 600, 1_200].randomElement(using: &generator)!,
             durability: periodic ? .periodic(3_600) : .everySave, retention: retention)
         let crashAt = Int.random(in: 1...(steps * 5 + 10), using: &generator)
-        let lossProbability = [0, 0.5, 1, Double.random(in: 0...1, using: &generator)].randomElement(using: &generator)!
-        let garbles = Bool.random(using: &generator)
-        let simulator = PowerLossSimulator(directory: directory, crashAt: crashAt, sabotage: sabotage)
-        simulator.start()
+        let power = PowerLossRound(directory: directory, crashAt: crashAt, sabotage: sabotage, using: &generator)
+        let simulator = power.simulator
         // Each save made, by transaction number (acknowledged, or in flight at the power loss).
         var expected = Expectation()
         var phase = "after"
@@ -162,7 +157,7 @@ import Testing
                     // Not acknowledged, or the flush failed: the power went.
                 }
                 if simulator.hasCrashed {
-                    let events = simulator.events(since: mark) + [simulator.crashEvent ?? ""]
+                    let events = simulator.eventsThroughCrash(since: mark)
                     phase = flushMark != nil ? "flush" : classify(events, kind)
                     expected.dropInFlight = events.contains { $0.contains("store.json") || $0.hasPrefix("unlink") }
                     expected.dropMayTakeNewest = kind != "append"
@@ -173,76 +168,54 @@ import Testing
             phase = "open"
             #expect(simulator.hasCrashed, "seed \(seed): opening failed without a power loss: \(error)")
         }
-        tally.rounds += 1
-        tally.phases[phase, default: 0] += 1
 
         // The process is gone; the disk comes back as the power loss left it.
-        let report = simulator.powerLoss(using: &generator, lossProbability: lossProbability, garbles: garbles)
-        tally.add(report)
+        let report = power.powerLoss(during: phase, using: &generator, into: &tally)
         var context = "seed \(seed): \(expected), power lost at operation \(crashAt) (\(simulator.crashEvent ?? "none")) "
             + "during \(phase); \(report)"
 
         // In a third of the rounds the power goes again, while the log recovers (cuts a torn
         // tail, removes dropped segments) or makes one more save.
-        if Int.random(in: 0..<3, using: &generator) == 0 {
-            let second = PowerLossSimulator(directory: directory, crashAt: Int.random(in: 1...10, using: &generator), sabotage: sabotage)
-            second.start()
-            tally.secondPowerLosses += 1
-            do {
-                let (container, store) = try open(settings)
-                let recovered = try contents(container)
-                if let (problem, lostSome) = verify(recovered, expected, periodic: periodic, droppedThrough: droppedThrough(directory)) {
-                    if lostSome { tally.lost += 1 } else { tally.altered += 1 }
-                    tally.failures.append("\(context): read back before a second power loss: \(problem)")
-                    return
-                }
-                // What was read back is on disk: the new baseline. The next save takes the number
-                // after the last one kept (or dropped): with `.periodic`, numbers of saves the
-                // power loss took are given again.
-                let last = try store.currentHistoryToken()?.transactionNumber ?? 0
-                var next = Expectation()
-                next.made = recovered
-                next.acknowledged = last
-                next.durable = last
-                next.held = recovered.keys.sorted()
-                next.oldestHeld = next.held.first ?? last + 1
-                expected = next   // a save in flight that did not come back leaves its number free
-                let mark = second.operationCount
-                var minuteNumber = 10_000
-                let (transaction, saving) = try save(in: container, author: "after the power came back", minute: &minuteNumber, using: &generator)
-                expected.made[expected.acknowledged + 1] = transaction
-                do {
-                    try saving.save()
-                    expected.acknowledged += 1
-                    if !periodic { expected.durable = expected.acknowledged }
-                    let live = try contents(container)
-                    expected.made[expected.acknowledged]!.timestamp = live[expected.acknowledged]?.timestamp
-                    expected.held = live.keys.sorted()
-                    expected.oldestHeld = expected.held.first ?? expected.acknowledged + 1
-                } catch {}
-                if second.hasCrashed {
-                    expected.dropInFlight = (second.events(since: mark) + [second.crashEvent ?? ""])
-                        .contains { $0.contains("store.json") || $0.hasPrefix("unlink") }
-                }
-            } catch {
-                if !second.hasCrashed {
-                    tally.failedToOpen(error, round: context)
-                    return
-                }
-                tally.secondDuringRecovery += 1
+        let again = power.secondPowerLoss(using: &generator, into: &tally, round: context, state: { ", then \(expected)" }) { second, generator, tally in
+            let (container, store) = try open(settings)
+            let recovered = try contents(container)
+            if let (problem, lostSome) = verify(recovered, expected, periodic: periodic, droppedThrough: droppedThrough(directory)) {
+                if lostSome { tally.lost += 1 } else { tally.altered += 1 }
+                tally.failures.append("\(context): read back before a second power loss: \(problem)")
+                return false
             }
-            let secondReport = second.powerLoss(using: &generator, lossProbability: lossProbability, garbles: garbles)
-            tally.add(secondReport)
-            context += "; power lost again at operation \(second.crashAt) (\(second.crashEvent ?? "none")), then \(expected); \(secondReport)"
+            // What was read back is on disk: the new baseline. The next save takes the number
+            // after the last one kept (or dropped): with `.periodic`, numbers of saves the
+            // power loss took are given again.
+            let last = try store.currentHistoryToken()?.transactionNumber ?? 0
+            var next = Expectation()
+            next.made = recovered
+            next.acknowledged = last
+            next.durable = last
+            next.held = recovered.keys.sorted()
+            next.oldestHeld = next.held.first ?? last + 1
+            expected = next   // a save in flight that did not come back leaves its number free
+            let mark = second.operationCount
+            var minuteNumber = 10_000
+            let (transaction, saving) = try save(in: container, author: "after the power came back", minute: &minuteNumber, using: &generator)
+            expected.made[expected.acknowledged + 1] = transaction
+            do {
+                try saving.save()
+                expected.acknowledged += 1
+                if !periodic { expected.durable = expected.acknowledged }
+                let live = try contents(container)
+                expected.made[expected.acknowledged]!.timestamp = live[expected.acknowledged]?.timestamp
+                expected.held = live.keys.sorted()
+                expected.oldestHeld = expected.held.first ?? expected.acknowledged + 1
+            } catch {}
+            if second.hasCrashed {
+                expected.dropInFlight = second.eventsThroughCrash(since: mark).contains { $0.contains("store.json") || $0.hasPrefix("unlink") }
+            }
+            return true
         }
-
-        let found: [Int64: Transaction]
-        do {
-            found = try contents(try open(settings).0)
-        } catch {
-            tally.failedToOpen(error, round: context)
-            return
-        }
+        guard let again else { return }
+        context += again
+        guard let found = tally.reopen(round: context, { try contents(try open(settings).0) }) else { return }
         if let (problem, lostSome) = verify(found, expected, periodic: periodic, droppedThrough: droppedThrough(directory)) {
             if lostSome { tally.lost += 1 } else { tally.altered += 1 }
             tally.failures.append("\(context): \(problem)")

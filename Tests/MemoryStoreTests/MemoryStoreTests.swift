@@ -1,15 +1,8 @@
 import Foundation
 import MemoryStore
 import StoreProtocol
+import StoreTestSupport
 import Testing
-
-final class Note: PersistentModel {
-    var id = UUID()
-    var text: String
-    init(_ text: String) { self.text = text }
-
-    static let schemaMetadata = SchemaMetadata<Note>(attributes: [\.id, \.text])
-}
 
 @Suite struct MemoryStoreTests {
     @Test func seedDataIsThereWithoutHistory() throws {

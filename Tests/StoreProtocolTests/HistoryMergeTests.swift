@@ -1,6 +1,7 @@
 import Foundation
 import MemoryStore
 import StoreProtocol
+import StoreTestSupport
 import Synchronization
 import Testing
 
@@ -8,12 +9,6 @@ import Testing
 /// never passes over one of its store's transactions, and without a sort each store is asked for
 /// no more than the limit.
 @Suite struct HistoryMergeTests {
-    final class Note: PersistentModel {
-        var id = UUID()
-        var text = ""
-        static let schemaMetadata = SchemaMetadata<Note>(attributes: [\.id, \.text])
-    }
-
     final class Pin: PersistentModel {
         var id = UUID()
         var label = ""

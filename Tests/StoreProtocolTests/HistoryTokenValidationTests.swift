@@ -1,18 +1,11 @@
 import Foundation
 import MemoryStore
 import StoreProtocol
+import StoreTestSupport
 import Testing
 
 /// Issue 11: a token no store made is refused, never read as "everything" or "expired".
 @Suite struct HistoryTokenValidationTests {
-    final class Note: PersistentModel {
-        var id = UUID()
-        var text: String
-        init(_ text: String) { self.text = text }
-
-        static let schemaMetadata = SchemaMetadata<Note>(attributes: [\.id, \.text])
-    }
-
     @Test(arguments: ["{\"positions\":{}}", "{\"positions\":{\"S\":-1}}", "{}", "{\"positions\":{\"S\":\"1\"}}"])
     func malformedTokensDoNotDecode(_ json: String) {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(DefaultHistoryToken.self, from: Data(json.utf8)) }

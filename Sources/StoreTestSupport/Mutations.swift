@@ -137,6 +137,15 @@ public struct CorruptionReport: Sendable {
     public var problems: [String] = []
 
     public var allReads: Int { reads + readsWithoutLastSave + readsOfAnEarlierStateAfterACut }
+
+    /// The line a test prints: what `cases` damaged copies of `store` (each opened twice) came
+    /// to; `torn` names what a torn last write leaves ("line", "record").
+    public func summary(_ store: String, cases: Int, torn: String) -> String {
+        "\(store) corrupt inputs: \(cases) damaged stores, \(2 * cases) opens: "
+            + "\(typedErrors) typed errors, \(reads) exact reads, \(readsWithoutLastSave) reads without "
+            + "the last save (a torn last \(torn)), \(readsOfAnEarlierStateAfterACut) of an earlier save after a cut, "
+            + "\(problems.count) problems"
+    }
 }
 
 /// Damages one file of `directory` (whose files are a valid store) `cases` times, and each

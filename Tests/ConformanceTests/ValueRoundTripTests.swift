@@ -319,8 +319,7 @@ func roundTrip(_ store: RoundTripStore, count: Int, seed: UInt64, chunk: Int = 2
 }
 
 private func roundTripOneStore(_ store: RoundTripStore, count: Int, seed: UInt64, sabotage: Sabotage) throws -> RoundTripOutcome {
-    let directory = FileManager.default.temporaryDirectory.appending(path: "roundtrip-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     var maker = ValueMaker(random: SeededGenerator(state: seed))
     var outcome = RoundTripOutcome(store: store.rawValue)
