@@ -21,10 +21,14 @@ public enum QueryEvaluator {
         _ request: DataStoreFetchRequest<T>, over rows: some Sequence<S>
     ) throws -> [S] {
         let query = request.query, descriptor = request.descriptor
-        // Unsorted, the first offset + limit matches are the page: stop there.
+        // Unsorted, the first offset + limit matches are the page: stop there, unless the
+        // predicate runs on models, where a later row could throw (as it would on models).
         var enough = Int.max
         if case .unsorted = query.sort, let limit = descriptor.fetchLimit {
-            enough = max(0, descriptor.fetchOffset ?? 0) &+ max(0, limit)
+            switch query.filter {
+            case .all, .expression: enough = max(0, descriptor.fetchOffset ?? 0) &+ max(0, limit)
+            case .narrowed, .untranslated: break
+            }
         }
         var matched: [Row<S, T>] = []
         let filter = Filter(query.filter, descriptor.predicate)
