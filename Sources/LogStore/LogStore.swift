@@ -234,7 +234,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
         let range = timestampAttributes[T.entityName].flatMap { TimeRange.bounds(of: request.descriptor.predicate, attribute: $0) }
         let rows = try snapshots(of: T.entityName, in: range)
-        return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: try SnapshotQuery.evaluate(request.descriptor, over: rows))
+        return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: try QueryEvaluator.fetch(request, over: rows))
     }
 
     public func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
@@ -244,7 +244,8 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
                 state.segments.reduce(0) { $0 + ($1.last > state.droppedThrough ? $1.counts[T.entityName, default: 0] : 0) }
             }
         }
-        return try fetch(request).fetchedSnapshots.count
+        let range = timestampAttributes[T.entityName].flatMap { TimeRange.bounds(of: descriptor.predicate, attribute: $0) }
+        return try QueryEvaluator.count(request, over: try snapshots(of: T.entityName, in: range))
     }
 
     public func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {

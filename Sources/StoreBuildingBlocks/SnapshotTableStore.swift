@@ -21,22 +21,27 @@ where Snapshot == DefaultSnapshot, HistoryType == DefaultHistoryTransaction {
 }
 
 extension SnapshotTableStore {
-    /// The rows the descriptor selects: the candidates are taken under the store's lock, then
-    /// filtered, sorted and paged outside it (``SnapshotQuery/evaluate(_:over:)``).
-    /// - Complexity: O(1) rows read for `$0.id == value`; O(*n* log *n*) otherwise.
+    /// The rows the request selects: the candidates are taken under the store's lock, then
+    /// filtered, sorted and paged outside it from the request's translated query
+    /// (``QueryEvaluator/fetch(_:over:)``: stored values where the query translated, models
+    /// where it did not).
+    /// - Complexity: O(1) rows read for `$0.id == value`; otherwise O(*n*) predicate evaluations
+    ///   on stored values and O(*m* log *k*) comparisons for *m* matches and a limit *k*.
     public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
         let rows = try withCurrentRows { table, _ in table.candidates(for: request.descriptor) }
-        return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: try SnapshotQuery.evaluate(request.descriptor, over: rows))
+        return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: try QueryEvaluator.fetch(request, over: rows))
     }
 
-    /// How many rows the descriptor selects; without a predicate or paging, the table's count.
-    /// - Complexity: O(1) without a predicate or paging; as ``fetch(_:)`` otherwise.
+    /// How many rows the request selects; without a predicate or paging, the table's count.
+    /// - Complexity: O(1) without a predicate or paging; otherwise O(*n*) predicate evaluations
+    ///   on stored values, decoding no row the translated predicate decides.
     public func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
         let descriptor = request.descriptor
         if descriptor.predicate == nil, !descriptor.isPaged {
             return try withCurrentRows { table, _ in table.count(of: T.entityName) }
         }
-        return try fetch(request).fetchedSnapshots.count
+        let rows = try withCurrentRows { table, _ in table.candidates(for: descriptor) }
+        return try QueryEvaluator.count(request, over: rows)
     }
 
     /// The transactions the descriptor selects (``HistoryLog/fetch(_:storeIdentifier:schema:)``).

@@ -4,7 +4,7 @@ import StoreProtocol
 /// The models the suite stores. Backends need nothing from them but a schema that holds them.
 public enum ConformanceModels {
     /// Every model the suite uses.
-    public static var types: [any PersistentModel.Type] { [SuiteTrip.self, SuiteAllTypes.self, SuiteReading.self, SuiteMember.self] }
+    public static var types: [any PersistentModel.Type] { [SuiteTrip.self, SuiteAllTypes.self, SuiteReading.self, SuiteMember.self, SuiteQueryRow.self] }
     public static var schema: Schema { Schema(types) }
 }
 
@@ -128,4 +128,52 @@ public final class SuiteAllTypes: PersistentModel {
         attributes: [\.id, \.string, \.int, \.int8, \.int16, \.int32, \.int64, \.uint, \.uint8, \.uint16,
             \.uint32, \.uint64, \.double, \.float, \.bool, \.date, \.uuid, \.data, \.url, \.decimal,
             \.optionalString, \.optionalInt, \.ints, \.strings, \.address, \.mood, \.priority])
+}
+
+/// A row for the differential query cases: every kind of value a translated query compares,
+/// optional and not, with values chosen to tie, to be `nil`, and to differ only by Unicode
+/// normalization, sign of zero, NaN or the last bit of a large integer.
+public final class SuiteQueryRow: PersistentModel {
+    public var id = UUID()
+    public var name: String
+    public var nickname: String?
+    public var count: Int
+    public var rank: Int?
+    public var score: Double
+    public var optionalScore: Double?
+    public var ratio: Float
+    public var big: UInt64
+    public var small: Int8
+    public var when: Date
+    public var due: Date?
+    public var flag: Bool
+    public var maybe: Bool?
+    public var token: UUID?
+    public var mood: SuiteAllTypes.Mood
+
+    public init(
+        name: String, nickname: String?, count: Int, rank: Int?, score: Double, optionalScore: Double?, ratio: Float,
+        big: UInt64, small: Int8, when: Date, due: Date?, flag: Bool, maybe: Bool?, token: UUID?, mood: SuiteAllTypes.Mood
+    ) {
+        self.name = name
+        self.nickname = nickname
+        self.count = count
+        self.rank = rank
+        self.score = score
+        self.optionalScore = optionalScore
+        self.ratio = ratio
+        self.big = big
+        self.small = small
+        self.when = when
+        self.due = due
+        self.flag = flag
+        self.maybe = maybe
+        self.token = token
+        self.mood = mood
+    }
+
+    public static let schemaMetadata = SchemaMetadata<SuiteQueryRow>(
+        attributes: [\.id, \.name, \.nickname, \.count, \.rank, \.score, \.optionalScore, \.ratio, \.big, \.small,
+            \.when, \.due, \.flag, \.maybe, \.token, \.mood],
+        indexed: [[\.name], [\.count]])
 }

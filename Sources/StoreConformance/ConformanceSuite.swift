@@ -16,7 +16,7 @@ public enum ConformanceSuite {
     public static var allCases: [ConformanceCase] {
         CRUDCases.all + TypeCases.all + FetchCases.all + IdentityCases.all + SaveCases.all + ErrorCases.all
             + InsertOnlyCases.all + HistoryCases.all + TokenCases.all + MultiStoreCases.all + PersistenceCases.all
-            + ConcurrencyCases.all + UpsertCases.all + ScaleCases.all + StoreLevelCases.all
+            + ConcurrencyCases.all + UpsertCases.all + ScaleCases.all + StoreLevelCases.all + QueryCases.all
     }
 
     /// The cases that apply to a target's capabilities.

@@ -25,6 +25,10 @@ LOG_STATE = "Sources/LogStore/LogState.swift"
 LOG_STORE = "Sources/LogStore/LogStore.swift"
 ATTRIBUTES = "Sources/StoreProtocol/Model/ModelAttributes.swift"
 STORED = "Sources/StoreProtocol/Model/StoredProperties.swift"
+COMPARISON = "Sources/StoreProtocol/Query/QueryComparison.swift"
+SORT_KEY = "Sources/StoreProtocol/Query/QuerySortKey.swift"
+COMPILED = "Sources/StoreBuildingBlocks/CompiledQueryExpression.swift"
+EVALUATOR = "Sources/StoreBuildingBlocks/QueryEvaluator.swift"
 
 
 def m(id, area, file, what, find, replace, equivalent=None):
@@ -90,6 +94,15 @@ MUTATIONS = [
       "if let equal = expression as? PredicateExpressions.Equal<Attribute, Constant>, !isID(equal.lhs) {\n            return PersistentIdentifier.primaryKey(equal.rhs.value)"),
     m("P01", "query", DESCRIPTOR, "fetchOffset ignored", "let start = min(results.count, max(0, fetchOffset ?? 0)) + results.startIndex",
       "let start = results.startIndex"),
+    # Queries pushed down to stored values.
+    m("Q07", "query", COMPARISON, "!= on stored values answers ==",
+      "case .notEqual: return Self.equal(lhs, rhs).map(!)", "case .notEqual: return Self.equal(lhs, rhs)"),
+    m("Q08", "query", SORT_KEY, "nil sorts last instead of first", "case (.null, _): result = .orderedAscending",
+      "case (.null, _): result = .orderedDescending"),
+    m("Q09", "query", COMPILED, "|| is true when its left side is false",
+      "if a == true { return .bool(true) }", "if a == false { return .bool(true) }"),
+    m("Q10", "query", EVALUATOR, "the top-k heap breaks ties by the later row",
+      "case .orderedSame: return a.index < b.index", "case .orderedSame: return a.index > b.index"),
     m("P02", "query", DESCRIPTOR, "fetchLimit off by one", "min(results.endIndex, start + max(0, $0))", "min(results.endIndex, start + max(0, $0) + 1)"),
 
     # History: tokens, expiry, retention, merging.

@@ -1,13 +1,27 @@
 import Foundation
 
 /// A fetch sent to a store.
+///
+/// A store answers it from ``query``, the descriptor translated for stores: the predicate as a
+/// ``QueryExpression`` over stored values and the sort as ``QuerySortKey``s wherever they
+/// translate exactly, and otherwise a report that the descriptor's `Predicate` or
+/// `SortDescriptor`s must decide on decoded models (``SnapshotQuery``). Either way the results
+/// must be the same. `StoreBuildingBlocks`' `QueryEvaluator` does all of this for rows in memory.
 public struct DataStoreFetchRequest<T: PersistentModel>: Sendable {
-    public var descriptor: FetchDescriptor<T>
+    /// What to fetch; setting it translates it again into ``query``.
+    public var descriptor: FetchDescriptor<T> {
+        didSet { query = FetchQuery(descriptor) }
+    }
     public var editingState: EditingState
+    /// The descriptor translated for stores, once per request (see ``FetchQuery``).
+    public private(set) var query: FetchQuery
 
+    /// A request for `descriptor`, translating it.
+    /// - Complexity: O(*n*) in the size of the predicate and the number of sort descriptors.
     public init(descriptor: FetchDescriptor<T>, editingState: EditingState = EditingState()) {
         self.descriptor = descriptor
         self.editingState = editingState
+        self.query = FetchQuery(descriptor)
     }
 }
 

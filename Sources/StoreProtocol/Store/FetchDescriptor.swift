@@ -25,7 +25,7 @@ public struct FetchDescriptor<T: PersistentModel>: Sendable {
     public var isPaged: Bool { fetchOffset != nil || fetchLimit != nil }
 
     /// Applies offset and limit to already filtered and sorted results.
-    func page<C: RandomAccessCollection>(_ results: C) -> C.SubSequence where C.Index == Int {
+    package func page<C: RandomAccessCollection>(_ results: C) -> C.SubSequence where C.Index == Int {
         let start = min(results.count, max(0, fetchOffset ?? 0)) + results.startIndex
         let end = fetchLimit.map { min(results.endIndex, start + max(0, $0)) } ?? results.endIndex
         return results[start..<end]

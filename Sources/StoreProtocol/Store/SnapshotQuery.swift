@@ -74,7 +74,7 @@ public enum SnapshotQuery {
     }
 
     /// Whether `lhs` sorts before `rhs` by the first of `sortBy` that tells them apart.
-    static func inIncreasingOrder<T>(_ sortBy: [SortDescriptor<T>], _ lhs: T, _ rhs: T) -> Bool {
+    package static func inIncreasingOrder<T>(_ sortBy: [SortDescriptor<T>], _ lhs: T, _ rhs: T) -> Bool {
         for sort in sortBy {
             switch sort.compare(lhs, rhs) {
             case .orderedAscending: return true
@@ -86,7 +86,7 @@ public enum SnapshotQuery {
     }
 
     /// Evaluates a predicate, wrapping its errors.
-    static func matches<T>(_ predicate: Predicate<T>, _ model: T) throws -> Bool {
+    package static func matches<T>(_ predicate: Predicate<T>, _ model: T) throws -> Bool {
         do { return try predicate.evaluate(model) } catch {
             throw DataStoreError(.invalidPredicate, "The predicate could not be evaluated on \(T.self): \(error).")
         }

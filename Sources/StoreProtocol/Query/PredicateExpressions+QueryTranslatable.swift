@@ -1,0 +1,141 @@
+import Foundation
+
+// Which `PredicateExpressions` types translate, and to what. Each conforms to
+// `QueryTranslatable` only when its operands do, so a tree translates exactly when every node
+// does; a type not listed here (ForcedUnwrap, Arithmetic, Conditional, …) ends the translation.
+
+extension PredicateExpressions.Value: QueryTranslatable where Output: QueryScalar {
+    func queryExpression(_ translator: inout QueryTranslator) throws(QueryUntranslatable) -> QueryExpression {
+        guard Output.queryValueType != nil else { throw QueryUntranslatable(reason: "a constant of type \(Output.self)") }
+        return .constant(value.querySnapshotValue)
+    }
+}
+
+extension PredicateExpressions.NilLiteral: QueryTranslatable {
+    func queryExpression(_ translator: inout QueryTranslator) throws(QueryUntranslatable) -> QueryExpression {
+        .constant(.null)
+    }
+}
+
+extension PredicateExpressions.KeyPath: QueryTranslatable where Output: QueryScalar {
+    func queryExpression(_ translator: inout QueryTranslator) throws(QueryUntranslatable) -> QueryExpression {
+        guard let variable = root as? any QueryVariable, variable.variableKey == translator.root,
+              let name = translator.attributeName(keyPath as AnyKeyPath), let type = Output.queryValueType else {
+            throw QueryUntranslatable(reason: "the key path \(keyPath) is not a stored attribute of the model")
+        }
+        return .attribute(QueryAttribute(name: name, type: type, isOptional: Output.isQueryOptional))
+    }
+}
+
+/// `PredicateExpressions.Variable`, whatever its type.
+protocol QueryVariable {
+    var variableKey: PredicateExpressions.VariableID { get }
+}
+
+extension PredicateExpressions.Variable: QueryVariable, QueryTranslatable {
+    var variableKey: PredicateExpressions.VariableID { key }
+
+    func queryExpression(_ translator: inout QueryTranslator) throws(QueryUntranslatable) -> QueryExpression {
+        guard let bound = translator.bound[key] else { throw QueryUntranslatable(reason: "the model itself used as a value") }
+        return bound
+    }
+}
+
+extension PredicateExpressions.Equal: QueryTranslatable where LHS: QueryTranslatable, RHS: QueryTranslatable {
+    func queryExpression(_ translator: inout QueryTranslator) throws(QueryUntranslatable) -> QueryExpression {
+        .comparison(try lhs.queryExpression(&translator), .equal, try rhs.queryExpression(&translator))
+    }
+}
+
+extension PredicateExpressions.NotEqual: QueryTranslatable where LHS: QueryTranslatable, RHS: QueryTranslatable {
+    func queryExpression(_ translator: inout QueryTranslator) throws(QueryUntranslatable) -> QueryExpression {
+        .comparison(try lhs.queryExpression(&translator), .notEqual, try rhs.queryExpression(&translator))
+    }
+}
+
+extension PredicateExpressions.Comparison: QueryTranslatable where LHS: QueryTranslatable, RHS: QueryTranslatable {
+    func queryExpression(_ translator: inout QueryTranslator) throws(QueryUntranslatable) -> QueryExpression {
+        let comparison: QueryComparison
+        switch op {
+        case .lessThan: comparison = .lessThan
+        case .lessThanOrEqual: comparison = .lessThanOrEqual
+        case .greaterThan: comparison = .greaterThan
+        case .greaterThanOrEqual: comparison = .greaterThanOrEqual
+        @unknown default: throw QueryUntranslatable(reason: "the comparison operator \(op)")
+        }
+        #if DEBUG
+        if translator.fault == .lessThanAsLessThanOrEqual, comparison == .lessThan {
+            return .comparison(try lhs.queryExpression(&translator), .lessThanOrEqual, try rhs.queryExpression(&translator))
+        }
+        #endif
+        return .comparison(try lhs.queryExpression(&translator), comparison, try rhs.queryExpression(&translator))
+    }
+}
+
+extension PredicateExpressions.Conjunction: QueryConjunction {
+    var lhsExpression: Any { lhs }
+    var rhsExpression: Any { rhs }
+}
+
+extension PredicateExpressions.Conjunction: QueryTranslatable where LHS: QueryTranslatable, RHS: QueryTranslatable {
+    func queryExpression(_ translator: inout QueryTranslator) throws(QueryUntranslatable) -> QueryExpression {
+        .and(try lhs.queryExpression(&translator), try rhs.queryExpression(&translator))
+    }
+}
+
+extension PredicateExpressions.Disjunction: QueryTranslatable where LHS: QueryTranslatable, RHS: QueryTranslatable {
+    func queryExpression(_ translator: inout QueryTranslator) throws(QueryUntranslatable) -> QueryExpression {
+        .or(try lhs.queryExpression(&translator), try rhs.queryExpression(&translator))
+    }
+}
+
+extension PredicateExpressions.Negation: QueryTranslatable where Wrapped: QueryTranslatable {
+    func queryExpression(_ translator: inout QueryTranslator) throws(QueryUntranslatable) -> QueryExpression {
+        .not(try wrapped.queryExpression(&translator))
+    }
+}
+
+extension PredicateExpressions.NilCoalesce: QueryTranslatable where LHS: QueryTranslatable, RHS: QueryTranslatable {
+    func queryExpression(_ translator: inout QueryTranslator) throws(QueryUntranslatable) -> QueryExpression {
+        .coalesce(try lhs.queryExpression(&translator), try rhs.queryExpression(&translator))
+    }
+}
+
+extension PredicateExpressions.OptionalFlatMap: QueryTranslatable where LHS: QueryTranslatable, RHS: QueryTranslatable {
+    func queryExpression(_ translator: inout QueryTranslator) throws(QueryUntranslatable) -> QueryExpression {
+        let unwrapped = try wrapped.queryExpression(&translator)
+        translator.bound[variable.key] = unwrapped
+        defer { translator.bound[variable.key] = nil }
+        return .ifPresent(unwrapped, then: try transform.queryExpression(&translator))
+    }
+}
+
+extension PredicateExpressions.SequenceContains: QueryTranslatable
+where LHS: QueryConstantExpression, RHS: QueryTranslatable {
+    func queryExpression(_ translator: inout QueryTranslator) throws(QueryUntranslatable) -> QueryExpression {
+        .isMember(try element.queryExpression(&translator), of: sequence.queryConstants)
+    }
+}
+
+/// A `PredicateExpressions.Value` holding a constant collection.
+protocol QueryConstantExpression {
+    var queryConstants: [SnapshotValue] { get }
+}
+
+extension PredicateExpressions.Value: QueryConstantExpression where Output: QueryConstantCollection {
+    var queryConstants: [SnapshotValue] { value.queryConstants }
+}
+
+extension PredicateExpressions.SequenceStartsWith: QueryTranslatable
+where Base: QueryTranslatable, Prefix: QueryTranslatable, Base.Output == String, Prefix.Output == String {
+    func queryExpression(_ translator: inout QueryTranslator) throws(QueryUntranslatable) -> QueryExpression {
+        .string(try base.queryExpression(&translator), .startsWith, try prefix.queryExpression(&translator))
+    }
+}
+
+extension PredicateExpressions.CollectionContainsCollection: QueryTranslatable
+where Base: QueryTranslatable, Other: QueryTranslatable, Base.Output == String, Other.Output == String {
+    func queryExpression(_ translator: inout QueryTranslator) throws(QueryUntranslatable) -> QueryExpression {
+        .string(try base.queryExpression(&translator), .contains, try other.queryExpression(&translator))
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import StoreProtocol
+import Testing
+
+/// The README's example for backend authors: a translated predicate rendered as an SQLite
+/// `WHERE` clause, compiled and checked here.
+///
+/// It renders only what SQLite computes exactly as Swift does: integers and `Bool`s (stored as
+/// SQLite integers), `nil` checks of any attribute, `??`, and `&&`, `||`, `!`. `==` and `!=`
+/// become `IS` and `IS NOT`, which treat `NULL` as Swift treats `nil` (`nil == nil`). Anything
+/// else gives `nil`, and the store then lets the `Predicate` decide on models: strings (Swift
+/// compares by canonical equivalence, SQLite's `BINARY` by bytes), floating point, dates, UUIDs,
+/// `contains`, `starts(with:)`, and integers above `Int64.max`.
+func sqlWhere(_ expression: QueryExpression) -> String? {
+    switch expression {
+    case .attribute(let attribute):
+        guard attribute.type == .bool || attribute.type.isInteger else { return nil }
+        return "\"\(attribute.name)\""
+    case .constant(.null): return "NULL"
+    case .constant(.int(let value)): return "\(value)"
+    case .constant(.bool(let value)): return value ? "1" : "0"
+    case .constant: return nil
+    case let .comparison(.attribute(attribute), op, .constant(.null)) where op == .equal || op == .notEqual:
+        return "\"\(attribute.name)\" \(op == .equal ? "IS" : "IS NOT") NULL"
+    case let .comparison(lhs, op, rhs):
+        guard let lhs = sqlWhere(lhs), let rhs = sqlWhere(rhs) else { return nil }
+        switch op {
+        case .equal: return "\(lhs) IS \(rhs)"
+        case .notEqual: return "\(lhs) IS NOT \(rhs)"
+        default: return "\(lhs) \(op.rawValue) \(rhs)"
+        }
+    case let .and(lhs, rhs):
+        guard let lhs = sqlWhere(lhs), let rhs = sqlWhere(rhs) else { return nil }
+        return "(\(lhs) AND \(rhs))"
+    case let .or(lhs, rhs):
+        guard let lhs = sqlWhere(lhs), let rhs = sqlWhere(rhs) else { return nil }
+        return "(\(lhs) OR \(rhs))"
+    case .not(let operand):
+        return sqlWhere(operand).map { "NOT \($0)" }
+    case let .coalesce(lhs, rhs):
+        guard let lhs = sqlWhere(lhs), let rhs = sqlWhere(rhs) else { return nil }
+        return "COALESCE(\(lhs), \(rhs))"
+    case .ifPresent, .string, .isMember:
+        return nil
+    }
+}
+
+@Suite struct SQLRenderingExampleTests {
+    final class Task: PersistentModel {
+        var id = UUID()
+        var title = ""
+        var notes: String?
+        var priority = 0
+        var estimate: Int?
+        var done = false
+        init() {}
+        static let schemaMetadata = SchemaMetadata<Task>(attributes: [\.id, \.title, \.notes, \.priority, \.estimate, \.done])
+    }
+
+    func rendered(_ predicate: Predicate<Task>) -> String? {
+        guard case .expression(let expression) = FetchQuery(FetchDescriptor(predicate: predicate)).filter else { return nil }
+        return sqlWhere(expression)
+    }
+
+    @Test func rendersWhatSQLiteComputesExactly() {
+        #expect(rendered(#Predicate { $0.priority > 2 && ($0.done || $0.notes == nil) })
+                == #"("priority" > 2 AND ("done" OR "notes" IS NULL))"#)
+        #expect(rendered(#Predicate { !(($0.estimate ?? 0) >= 5) && $0.estimate != 3 })
+                == #"(NOT COALESCE("estimate", 0) >= 5 AND "estimate" IS NOT 3)"#)
+    }
+
+    @Test func leavesTheRestToModels() {
+        #expect(rendered(#Predicate { $0.title == "café" }) == nil, "strings compare by canonical equivalence in Swift")
+        #expect(rendered(#Predicate { $0.title.contains("x") }) == nil)
+    }
+}
