@@ -84,18 +84,6 @@ final class RoundTripRow: PersistentModel {
             \.optionalInts, \.inner, \.stringMap, \.intMap, \.tree])
 }
 
-/// SplitMix64: small, fast, and replayable from a seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Random values, with the edges over-represented.
 struct ValueMaker {
     var random: SeededGenerator
@@ -321,7 +309,7 @@ func roundTrip(_ store: RoundTripStore, count: Int, seed: UInt64, chunk: Int = 2
 private func roundTripOneStore(_ store: RoundTripStore, count: Int, seed: UInt64, sabotage: Sabotage) throws -> RoundTripOutcome {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    var maker = ValueMaker(random: SeededGenerator(state: seed))
+    var maker = ValueMaker(random: SeededGenerator(seed: seed))
     var outcome = RoundTripOutcome(store: store.rawValue)
     var expected: [UUID: [String: SnapshotValue]] = [:]
     var refusedIDs: Set<UUID> = []
