@@ -232,7 +232,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     // MARK: DataStore
 
     public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
-        let range = timestampAttributes[T.entityName].flatMap { TimeRange.bounds(of: request.descriptor.predicate, attribute: $0) }
+        let range = timestampAttributes[T.entityName].flatMap { TimeRange.bounds(of: request.query.filter, attribute: $0) }
         let rows = try snapshots(of: T.entityName, in: range)
         return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: try QueryEvaluator.fetch(request, over: rows))
     }
@@ -244,7 +244,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
                 state.segments.reduce(0) { $0 + ($1.last > state.droppedThrough ? $1.counts[T.entityName, default: 0] : 0) }
             }
         }
-        let range = timestampAttributes[T.entityName].flatMap { TimeRange.bounds(of: descriptor.predicate, attribute: $0) }
+        let range = timestampAttributes[T.entityName].flatMap { TimeRange.bounds(of: request.query.filter, attribute: $0) }
         return try QueryEvaluator.count(request, over: try snapshots(of: T.entityName, in: range))
     }
 

@@ -1,67 +1,67 @@
 import Foundation
 import StoreProtocol
 
-/// Finds the time range a predicate allows for a model's timestamp attribute, so that a fetch
-/// reads only the segments and records in range.
+/// Finds the time range a fetch's translated filter allows for a model's timestamp attribute,
+/// so that a fetch reads only the segments and records in range.
 ///
-/// It recognises comparisons of the attribute with a constant date (`$0.time >= start`,
-/// `start < $0.time`, …) joined by `&&`; anything else leaves that part unbounded. The result
-/// only narrows what is read: the whole predicate still decides which records match, so an
-/// unrecognised predicate is slower, never wrong.
+/// It reads the request's ``FetchQuery``: comparisons (`<`, `<=`, `>`, `>=`, `==`) of the
+/// attribute with a constant date, either way round, among the operands of the filter's
+/// top-level `&&` (of the translated part of a narrowed filter too). Anything else leaves that
+/// part unbounded. The result only narrows what is read: the whole query still decides which
+/// records match, so an unrecognised predicate is slower, never wrong.
 enum TimeRange {
-    static func bounds<T: PersistentModel>(of predicate: Predicate<T>?, attribute: String) -> ClosedRange<Double>? {
-        guard let predicate else { return nil }
-        let (lower, upper) = walk(predicate.expression, attribute: attribute, model: T.self)
-        guard lower != nil || upper != nil else { return nil }
-        let low = lower ?? -.infinity, high = upper ?? .infinity
-        return low <= high ? low...high : high...high   // an empty range still reads nothing in range
-    }
-
-    private static func walk<T: PersistentModel>(_ expression: Any, attribute: String, model: T.Type) -> (Double?, Double?) {
-        let typeName = String(describing: type(of: expression))
-        let children = Dictionary(Mirror(reflecting: expression).children.compactMap { child in
-            child.label.map { ($0, child.value) }
-        }, uniquingKeysWith: { a, _ in a })
-        if typeName.hasPrefix("Conjunction<"), let lhs = children["lhs"], let rhs = children["rhs"] {
-            let left = walk(lhs, attribute: attribute, model: model), right = walk(rhs, attribute: attribute, model: model)
-            return (max(left.0 ?? -.infinity, right.0 ?? -.infinity).finiteOrNil, min(left.1 ?? .infinity, right.1 ?? .infinity).finiteOrNil)
+    /// The closed range of seconds since 1970 that every matching record's time lies in; `nil`
+    /// when the filter does not bound the attribute. A filter whose bounds cross gives a
+    /// one-point range, which reads only the records at that instant (and matches none of them).
+    /// - Complexity: O(*n*) in the size of the filter.
+    static func bounds(of filter: FetchQuery.Filter, attribute: String) -> ClosedRange<Double>? {
+        let expression: QueryExpression
+        switch filter {
+        case .expression(let translated), .narrowed(let translated, _): expression = translated
+        case .all, .untranslated: return nil
         }
-        guard typeName.hasPrefix("Comparison<"), let op = children["op"], let lhs = children["lhs"], let rhs = children["rhs"] else {
-            return (nil, nil)
-        }
-        let operation = String(describing: op)
-        if isAttribute(lhs, attribute, model), let date = constantDate(rhs) {
-            switch operation {
-            case "greaterThan", "greaterThanOrEqual": return (date, nil)
-            case "lessThan", "lessThanOrEqual": return (nil, date)
-            default: return (nil, nil)
+        var lower = -Double.infinity, upper = Double.infinity
+        var operands = [expression]
+        while let operand = operands.popLast() {
+            switch operand {
+            case let .and(lhs, rhs):
+                operands.append(lhs)
+                operands.append(rhs)
+            case let .comparison(.attribute(named), op, .constant(.date(date))) where named.name == attribute:
+                narrow(&lower, &upper, op, date.timeIntervalSince1970)
+            case let .comparison(.constant(.date(date)), op, .attribute(named)) where named.name == attribute:
+                narrow(&lower, &upper, op.mirrored, date.timeIntervalSince1970)
+            default:
+                continue
             }
         }
-        if isAttribute(rhs, attribute, model), let date = constantDate(lhs) {
-            switch operation {
-            case "lessThan", "lessThanOrEqual": return (date, nil)
-            case "greaterThan", "greaterThanOrEqual": return (nil, date)
-            default: return (nil, nil)
-            }
+        guard lower > -.infinity || upper < .infinity else { return nil }
+        return lower <= upper ? lower...upper : upper...upper
+    }
+
+    /// `time op bound` narrows `lower...upper` (closed: `<` reads the bound too, a superset).
+    private static func narrow(_ lower: inout Double, _ upper: inout Double, _ op: QueryComparison, _ bound: Double) {
+        guard !bound.isNaN else { return }   // true of no record; the query says so, not the range
+        switch op {
+        case .greaterThan, .greaterThanOrEqual: lower = max(lower, bound)
+        case .lessThan, .lessThanOrEqual: upper = min(upper, bound)
+        case .equal:
+            lower = max(lower, bound)
+            upper = min(upper, bound)
+        case .notEqual: break
         }
-        return (nil, nil)
-    }
-
-    private static func isAttribute<T: PersistentModel>(_ expression: Any, _ attribute: String, _ model: T.Type) -> Bool {
-        guard String(describing: type(of: expression)).hasPrefix("KeyPath<"),
-              let keyPath = Mirror(reflecting: expression).children.first(where: { $0.label == "keyPath" })?.value as? PartialKeyPath<T>
-        else { return false }
-        return T.attributeName(of: keyPath) == attribute
-    }
-
-    private static func constantDate(_ expression: Any) -> Double? {
-        guard String(describing: type(of: expression)).hasPrefix("Value<"),
-              let date = Mirror(reflecting: expression).children.first(where: { $0.label == "value" })?.value as? Date
-        else { return nil }
-        return date.timeIntervalSince1970
     }
 }
 
-extension Double {
-    fileprivate var finiteOrNil: Double? { isFinite ? self : nil }
+extension QueryComparison {
+    /// The operator with its operands swapped: `a < b` is `b > a`.
+    fileprivate var mirrored: QueryComparison {
+        switch self {
+        case .equal, .notEqual: return self
+        case .lessThan: return .greaterThan
+        case .lessThanOrEqual: return .greaterThanOrEqual
+        case .greaterThan: return .lessThan
+        case .greaterThanOrEqual: return .lessThanOrEqual
+        }
+    }
 }

@@ -38,6 +38,44 @@ public struct SnapshotTable: Sendable {
         return snapshot(for: PersistentIdentifier(entityName: T.entityName, primaryKey: key)).map { [$0] } ?? []
     }
 
+    /// The rows a fetch has to evaluate, in insertion order: when its translated filter is, or
+    /// has among the operands of its top-level `&&`, an equality of an indexed attribute (or of
+    /// `id`) with a constant, or `constants.contains(attribute)`, only the rows the index finds
+    /// for it (those whose value equals one of the constants as the query compares, and those
+    /// whose value does not read as the attribute's type); otherwise every row of the entity.
+    ///
+    /// The rows returned are a superset of those the filter selects, never the answer itself:
+    /// evaluate the request on them (``QueryEvaluator/fetch(_:over:)``). Indexed attributes are
+    /// the first of each group of ``Schema/Entity/indices`` and of
+    /// ``Schema/Entity/uniqueConstraints``, when a query can name it
+    /// (``Schema/Entity/queryAttributes``).
+    /// - Complexity: O(*r* log *r*) for *r* rows found through an index (the most selective
+    ///   one when several apply); O(*n*) for a scan, chosen also when an index would return
+    ///   more than half the rows.
+    public func candidates<T: PersistentModel>(for request: DataStoreFetchRequest<T>) -> [DefaultSnapshot] {
+        if SnapshotQuery.primaryKey(selectedBy: request.descriptor.predicate) != nil { return candidates(for: request.descriptor) }
+        guard let rows = entities[T.entityName] else { return [] }
+        return rows.indexedCandidates(request.query.filter) ?? rows.slots.compactMap { $0 }
+    }
+
+    /// The attributes of an entity that have an equality index, by stored name.
+    public func indexedAttributes(of entityName: String) -> [String] {
+        entities[entityName]?.indexes.map(\.attribute.name) ?? []
+    }
+
+    /// The primary keys an attribute's equality index holds for `attribute == constant` (the
+    /// rows whose value equals it as a query compares, and those whose value does not read as
+    /// the attribute's type), in no order; `nil` when the attribute has no index or the
+    /// constant is not a canonical value of its type. For tests and diagnostics.
+    /// - Complexity: O(*r*) for *r* keys returned.
+    package func indexLookup(_ entityName: String, attribute name: String, equalTo constant: SnapshotValue) -> [SnapshotValue]? {
+        guard let index = entities[entityName]?.indexes.first(where: { $0.attribute.name == name }),
+              index.count(of: [constant]) != nil else { return nil }
+        var keys: [SnapshotValue] = []
+        index.primaryKeys(equalToAnyOf: [constant], into: &keys)
+        return keys
+    }
+
     /// How many rows an entity has.
     public func count(of entityName: String) -> Int { entities[entityName]?.slotByKey.count ?? 0 }
 
@@ -148,18 +186,29 @@ public struct SnapshotTable: Sendable {
     }
 }
 
-/// One entity's rows: slots in insertion order (deleted slots are `nil` until compaction), and a
-/// key index per unique constraint.
+/// One entity's rows: slots in insertion order (deleted slots are `nil` until compaction), a
+/// key index per unique constraint, and an equality index per indexed attribute. ``put(_:)``
+/// and ``remove(_:)`` keep every index in step, so every way a table changes (a save, its undo,
+/// a replayed journal entry, a reopen that writes each row) does.
 private struct EntityRows: Sendable {
     let entity: Schema.Entity
     var slots: [DefaultSnapshot?] = []
     var slotByKey: [SnapshotValue: Int] = [:]
     /// One index per unique constraint: the constraint's values -> primary key.
     var uniqueIndices: [[[SnapshotValue]: SnapshotValue]]
+    /// Equality indexes for queries: the first attribute of each indexed group and unique
+    /// constraint (except `id`, which `slotByKey` indexes), once each.
+    var indexes: [AttributeIndex]
 
     init(entity: Schema.Entity) {
         self.entity = entity
         uniqueIndices = Array(repeating: [:], count: entity.uniqueConstraints.count)
+        var names: [String] = []
+        for group in entity.indices + entity.uniqueConstraints {
+            guard let first = group.first, first != "id", !names.contains(first), entity.queryAttributes[first] != nil else { continue }
+            names.append(first)
+        }
+        indexes = names.compactMap { entity.queryAttributes[$0].map(AttributeIndex.init) }
     }
 
     func row(_ key: SnapshotValue) -> DefaultSnapshot? { slotByKey[key].flatMap { slots[$0] } }
@@ -203,6 +252,7 @@ private struct EntityRows: Sendable {
         for constraint in uniqueIndices.indices {
             if let constraintKey = constraintKey(constraint, snapshot.values) { uniqueIndices[constraint][constraintKey] = key }
         }
+        for index in indexes.indices { indexes[index].insert(snapshot.values, primaryKey: key) }
     }
 
     mutating func remove(_ key: SnapshotValue) {
@@ -220,6 +270,74 @@ private struct EntityRows: Sendable {
     private mutating func removeFromIndices(_ snapshot: DefaultSnapshot) {
         for constraint in uniqueIndices.indices {
             if let key = constraintKey(constraint, snapshot.values) { uniqueIndices[constraint][key] = nil }
+        }
+        let key = snapshot.persistentIdentifier.primaryKey
+        for index in indexes.indices { indexes[index].remove(snapshot.values, primaryKey: key) }
+    }
+
+    // MARK: Index lookups
+
+    /// The rows an index finds for the filter (see ``SnapshotTable/candidates(for:)``),
+    /// in insertion order; `nil` when no index applies or a scan is cheaper.
+    func indexedCandidates(_ filter: FetchQuery.Filter) -> [DefaultSnapshot]? {
+        let expression: QueryExpression
+        switch filter {
+        case .expression(let translated), .narrowed(let translated, _): expression = translated
+        case .all, .untranslated: return nil
+        }
+        // The most selective equality among the operands of the top-level &&.
+        var best: (index: Int?, constants: [SnapshotValue], count: Int)?
+        var operands = [expression]
+        while let operand = operands.popLast() {
+            if case let .and(lhs, rhs) = operand {
+                operands.append(rhs)
+                operands.append(lhs)
+                continue
+            }
+            guard let (attribute, constants) = Self.equality(operand) else { continue }
+            let found: (index: Int?, count: Int)
+            if attribute.name == "id" {
+                // slotByKey: exact for UUID and String ids, whose primary key is the id itself.
+                guard entity.queryAttributes["id"] == attribute, attribute.type == .uuid || attribute.type == .string,
+                      constants.allSatisfy({ constant in
+                          switch constant {
+                          case .uuid: attribute.type == .uuid
+                          case .string: attribute.type == .string
+                          default: false
+                          }
+                      })
+                else { continue }
+                found = (nil, constants.count)
+            } else {
+                guard let index = indexes.firstIndex(where: { $0.attribute == attribute }),
+                      let count = indexes[index].count(of: constants) else { continue }
+                found = (index, count)
+            }
+            if found.count < best?.count ?? Int.max { best = (found.index, constants, found.count) }
+        }
+        guard let best, best.count <= slotByKey.count / 2 else { return nil }
+        var keys: [SnapshotValue] = []
+        if let index = best.index {
+            indexes[index].primaryKeys(equalToAnyOf: best.constants, into: &keys)
+        } else {
+            keys = best.constants
+        }
+        var found = Set<Int>()
+        for key in keys { if let slot = slotByKey[key] { found.insert(slot) } }
+        return found.sorted().compactMap { slots[$0] }
+    }
+
+    /// The attribute and constants of `attribute == constant` (either way round) and of
+    /// `constants.contains(attribute)`; `nil` for any other expression.
+    private static func equality(_ expression: QueryExpression) -> (QueryAttribute, [SnapshotValue])? {
+        switch expression {
+        case let .comparison(.attribute(attribute), .equal, .constant(constant)),
+             let .comparison(.constant(constant), .equal, .attribute(attribute)):
+            return (attribute, [constant])
+        case let .isMember(.attribute(attribute), constants):
+            return (attribute, constants)
+        default:
+            return nil
         }
     }
 }

@@ -25,22 +25,26 @@ extension SnapshotTableStore {
     /// filtered, sorted and paged outside it from the request's translated query
     /// (``QueryEvaluator/fetch(_:over:)``: stored values where the query translated, models
     /// where it did not).
-    /// - Complexity: O(1) rows read for `$0.id == value`; otherwise O(*n*) predicate evaluations
-    ///   on stored values and O(*m* log *k*) comparisons for *m* matches and a limit *k*.
+    /// - Complexity: O(1) rows read for `$0.id == value`; O(*r* log *r*) for *r* rows an index
+    ///   finds when the predicate (or an operand of its `&&`) compares an indexed attribute with
+    ///   constants (``SnapshotTable/candidates(for:)``); otherwise
+    ///   O(*n*) predicate evaluations on stored values; then O(*m* log *k*) comparisons for *m*
+    ///   matches and a limit *k*.
     public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
-        let rows = try withCurrentRows { table, _ in table.candidates(for: request.descriptor) }
+        let rows = try withCurrentRows { table, _ in table.candidates(for: request) }
         return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: try QueryEvaluator.fetch(request, over: rows))
     }
 
     /// How many rows the request selects; without a predicate or paging, the table's count.
-    /// - Complexity: O(1) without a predicate or paging; otherwise O(*n*) predicate evaluations
-    ///   on stored values, decoding no row the translated predicate decides.
+    /// - Complexity: O(1) without a predicate or paging; for an indexed equality, O(*r*) rows an
+    ///   index finds; otherwise O(*n*) predicate evaluations on stored values, decoding no row
+    ///   the translated predicate decides.
     public func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
         let descriptor = request.descriptor
         if descriptor.predicate == nil, !descriptor.isPaged {
             return try withCurrentRows { table, _ in table.count(of: T.entityName) }
         }
-        let rows = try withCurrentRows { table, _ in table.candidates(for: descriptor) }
+        let rows = try withCurrentRows { table, _ in table.candidates(for: request) }
         return try QueryEvaluator.count(request, over: rows)
     }
 

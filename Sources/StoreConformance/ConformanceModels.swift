@@ -175,5 +175,8 @@ public final class SuiteQueryRow: PersistentModel {
     public static let schemaMetadata = SchemaMetadata<SuiteQueryRow>(
         attributes: [\.id, \.name, \.nickname, \.count, \.rank, \.score, \.optionalScore, \.ratio, \.big, \.small,
             \.when, \.due, \.flag, \.maybe, \.token, \.mood],
-        indexed: [[\.name], [\.count]])
+        // Every attribute a query can compare is indexed, so that the query cases check a
+        // store's indexes on every type.
+        indexed: [[\.name], [\.count], [\.nickname], [\.rank], [\.score], [\.optionalScore], [\.ratio], [\.big],
+                  [\.small], [\.when], [\.due], [\.flag], [\.maybe], [\.token]])
 }

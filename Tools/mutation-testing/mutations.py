@@ -29,6 +29,8 @@ COMPARISON = "Sources/StoreProtocol/Query/QueryComparison.swift"
 SORT_KEY = "Sources/StoreProtocol/Query/QuerySortKey.swift"
 COMPILED = "Sources/StoreBuildingBlocks/CompiledQueryExpression.swift"
 EVALUATOR = "Sources/StoreBuildingBlocks/QueryEvaluator.swift"
+ATTRIBUTE_INDEX = "Sources/StoreBuildingBlocks/AttributeIndex.swift"
+TIME_RANGE = "Sources/LogStore/TimeRange.swift"
 
 
 def m(id, area, file, what, find, replace, equivalent=None):
@@ -103,6 +105,16 @@ MUTATIONS = [
       "if a == true { return .bool(true) }", "if a == false { return .bool(true) }"),
     m("Q10", "query", EVALUATOR, "the top-k heap breaks ties by the later row",
       "case .orderedSame: return a.index < b.index", "case .orderedSame: return a.index > b.index"),
+    # Indexes and time ranges narrowing what a query reads.
+    m("Q11", "query", TABLE, "an equality index is not updated when a row is deleted or replaced",
+      "for index in indexes.indices { indexes[index].remove(snapshot.values, primaryKey: key) }", ""),
+    m("Q12", "query", ATTRIBUTE_INDEX, "an index keeps rows by their stored value, not as the query reads it",
+      "guard let value = attribute.value(in: values) else {\n            unreadable.insert(primaryKey)",
+      "guard let value = values[attribute.name] ?? (attribute.isOptional ? .null : nil) else {\n            unreadable.insert(primaryKey)"),
+    m("Q13", "query", TABLE, "an equality under || is looked up as if under &&",
+      "if case let .and(lhs, rhs) = operand {", "if case let .and(lhs, rhs) = operand {\n                operands.append(rhs)\n                operands.append(lhs)\n                continue\n            }\n            if case let .or(lhs, rhs) = operand {"),
+    m("Q14", "query", TIME_RANGE, "a log time range reads a lower bound as an upper bound",
+      "case .greaterThan, .greaterThanOrEqual: lower = max(lower, bound)", "case .greaterThan, .greaterThanOrEqual: upper = min(upper, bound)"),
     m("P02", "query", DESCRIPTOR, "fetchLimit off by one", "min(results.endIndex, start + max(0, $0))", "min(results.endIndex, start + max(0, $0) + 1)"),
 
     # History: tokens, expiry, retention, merging.

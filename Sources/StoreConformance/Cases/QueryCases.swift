@@ -42,6 +42,13 @@ enum QueryCases {
                 try compare(probes, in: container, seed: seed)
             }
         },
+        // Enough rows that looking an indexed value up and scanning differ in cost (a store
+        // with indexes reads a few dozen rows), never in the answer.
+        ConformanceCase(area: "queries", name: "indexedEqualitiesMatchEvaluationOnModelsAtScale") { target in
+            let container = try target.makeContainer()
+            try insertQueryRows(into: container, count: scaleRowCount)
+            try compare(indexedProbes(), in: container, seed: nil, rowCount: scaleRowCount)
+        },
     ]
 
     /// One fetch to compare: a descriptor and how to say it.
@@ -65,9 +72,10 @@ enum QueryCases {
 
     // MARK: Comparing
 
-    static func compare(_ probes: [Probe], in container: ModelContainer, seed: UInt64?) throws {
+    static func compare(_ probes: [Probe], in container: ModelContainer, seed: UInt64?, rowCount: Int = rowCount) throws {
         let all = try ModelContext(container).fetch(FetchDescriptor<SuiteQueryRow>())
-        try check(all.count == rowCount || all.count == rowCount - nonFiniteRows, "rows stored: \(all.count)")
+        let nonFinite = queryRows(count: rowCount).filter(\.hasNaN).count
+        try check(all.count == rowCount || all.count == rowCount - nonFinite, "rows stored: \(all.count)")
         let label = Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1.id, "#\($0)") })
         func names(_ rows: [SuiteQueryRow]) -> [String] { rows.map { label[$0.id] ?? "\($0.id)" } }
         for (index, probe) in probes.enumerated() {
@@ -103,8 +111,8 @@ enum QueryCases {
     // MARK: Rows
 
     static let rowCount = 300
-    /// How many rows hold NaN; a store that refuses NaN at save stores the others.
-    static var nonFiniteRows: Int { queryRows().filter(\.hasNaN).count }
+    /// The rows of the indexed-equality case.
+    static let scaleRowCount = 3_000
 
     static let names = ["caf\u{E9}", "cafe\u{301}", "cafe", "Café", "CAFÉ", "abc", "ABC", "abd", "", "a", "b", "zebra",
                         "Zürich", "Zu\u{308}rich", "🧭", "🧭x", "résumé", "resume", "n\u{303}o", "\u{F1}o", "Ωmega", "ß",
@@ -125,11 +133,11 @@ enum QueryCases {
         var hasNaN: Bool { score.isNaN || (optionalScore?.isNaN ?? false) || ratio.isNaN }
     }
 
-    /// The rows, the same on every run.
-    static func queryRows() -> [RowValues] {
+    /// The rows, the same on every run (the first 300 the same for any count).
+    static func queryRows(count: Int = rowCount) -> [RowValues] {
         var random = SplitMix64(seed: 0x5EED)
         func maybe<V>(_ value: V) -> V? { random.next() % 3 == 0 ? nil : value }
-        return (0..<rowCount).map { _ in
+        return (0..<count).map { _ in
             RowValues(
                 name: random.pick(names), nickname: maybe(random.pick(names)), count: random.pick(counts),
                 rank: maybe(random.pick(ranks)), score: random.pick(scores), optionalScore: maybe(random.pick(scores)),
@@ -140,7 +148,7 @@ enum QueryCases {
     }
 
     /// Saves the rows; a store that refuses NaN (with a `DataStoreError`) gets the others.
-    static func insertQueryRows(into container: ModelContainer) throws {
+    static func insertQueryRows(into container: ModelContainer, count: Int = rowCount) throws {
         func save(_ rows: [RowValues]) throws {
             let context = ModelContext(container)
             for v in rows {
@@ -151,7 +159,71 @@ enum QueryCases {
             }
             try context.save()
         }
-        do { try save(queryRows()) } catch is DataStoreError { try save(queryRows().filter { !$0.hasNaN }) }
+        do { try save(queryRows(count: count)) } catch is DataStoreError { try save(queryRows(count: count).filter { !$0.hasNaN }) }
+    }
+
+    // MARK: Indexed equalities
+
+    /// Equalities and `contains` on the indexed attributes (every type a query compares), alone,
+    /// under `&&` (first, last, beside an untranslated part, beside a force unwrap that throws)
+    /// and under `||`, values that are equal only by the query's `==` (composed and decomposed
+    /// é, -0.0 and 0.0, NaN equal to nothing), with sorts, offsets and limits.
+    static func indexedProbes() -> [Probe] {
+        let cafe = "caf\u{E9}", decomposed = "cafe\u{301}", nobody = "nobody", sz = "ß", a = "a"
+        let precise = (1 << 53) + 1, maxInt = Int.max, three = 3, negativeZero = -0.0, oneAndHalf = 1.5
+        let notANumber = scores.first(where: \.isNaN) ?? 0
+        let tiny = Float(0.1), floatZero = Float(-0.0), aboveInt64 = UInt64(Int64.max) + 1, nearMax = UInt64.max - 1
+        let day0 = SuiteTrip.day(0), day1 = SuiteTrip.day(1), token0 = tokens[0], calm = SuiteAllTypes.Mood.calm
+        let someNames = ["abc", decomposed, sz, nobody], someCounts = [0, 3, 1 << 53], someTokens: [UUID?] = [tokens[0], nil]
+        let predicates: [(String, Predicate<SuiteQueryRow>)] = [
+            ("name == café", #Predicate { $0.name == cafe }),
+            ("name == cafe+U+0301", #Predicate { $0.name == decomposed }),
+            ("café == name", #Predicate { cafe == $0.name }),
+            ("name == nobody", #Predicate { $0.name == nobody }),
+            ("count == 3", #Predicate { $0.count == three }),
+            ("count == Int.max", #Predicate { $0.count == maxInt }),
+            ("count == 2^53+1", #Predicate { $0.count == precise }),
+            ("score == -0.0", #Predicate { $0.score == negativeZero }),
+            ("score == NaN", #Predicate { $0.score == notANumber }),
+            ("score == 1.5", #Predicate { $0.score == oneAndHalf }),
+            ("optionalScore == -0.0", #Predicate { $0.optionalScore == negativeZero }),
+            ("ratio == 0.1", #Predicate { $0.ratio == tiny }),
+            ("ratio == -0.0", #Predicate { $0.ratio == floatZero }),
+            ("big == Int64.max + 1", #Predicate { $0.big == aboveInt64 }),
+            ("big == UInt64.max - 1", #Predicate { $0.big == nearMax }),
+            ("when == day 0", #Predicate { $0.when == day0 }),
+            ("due == nil", #Predicate { $0.due == nil }),
+            ("due == day 1", #Predicate { $0.due == day1 }),
+            ("nickname == nil", #Predicate { $0.nickname == nil }),
+            ("nickname == ß", #Predicate { $0.nickname == sz }),
+            ("rank == Int.max", #Predicate { $0.rank == maxInt }),
+            ("token == token0", #Predicate { $0.token == token0 }),
+            ("flag == true", #Predicate { $0.flag == true }),
+            ("names.contains(name)", #Predicate { someNames.contains($0.name) }),
+            ("counts.contains(count)", #Predicate { someCounts.contains($0.count) }),
+            ("tokens.contains(token)", #Predicate { someTokens.contains($0.token) }),
+            ("name == café && count > 0", #Predicate { $0.name == cafe && $0.count > 0 }),
+            ("count > 0 && name == café", #Predicate { $0.count > 0 && $0.name == cafe }),
+            ("name == a && count == 3", #Predicate { $0.name == a && $0.count == three }),
+            ("name == a || count == 3", #Predicate { $0.name == a || $0.count == three }),
+            ("name == café && mood == calm (narrowed)", #Predicate { $0.name == cafe && $0.mood == calm }),
+            ("count == 3 && rank! > 0 (throws on some rows)", #Predicate { $0.count == three && $0.rank! > 0 }),
+        ]
+        let sorts: [(String, [SortDescriptor<SuiteQueryRow>])] = [
+            ("unsorted", []),
+            ("by count descending, nickname", [SortDescriptor(\.count, order: .reverse), SortDescriptor(\.nickname)]),
+            ("by when, name", [SortDescriptor(\.when), SortDescriptor(\.name)]),
+        ]
+        var probes: [Probe] = []
+        for (index, (text, predicate)) in predicates.enumerated() {
+            for (sortIndex, (sortText, sortBy)) in sorts.enumerated() where (index + sortIndex) % 2 == 0 {
+                var descriptor = FetchDescriptor(predicate: predicate, sortBy: sortBy)
+                descriptor.fetchOffset = (index % 3 == 0) ? 2 : nil
+                descriptor.fetchLimit = (index % 4 == 1) ? 5 : nil
+                probes.append(Probe(descriptor: descriptor, text: "\(text), \(sortText), offset \(descriptor.fetchOffset.map(String.init) ?? "nil"), limit \(descriptor.fetchLimit.map(String.init) ?? "nil")"))
+            }
+        }
+        return probes
     }
 
     // MARK: Fixed predicates

@@ -61,6 +61,11 @@ extension Schema {
         public let indices: [[String]]
         /// Attributes a deletion keeps in its tombstone.
         public let preservedOnDeletion: Set<String>
+        /// The attributes a ``QueryExpression`` can name (those of a type ``QueryValueType``
+        /// lists, optional or not), by stored name, as a translated query names them: what a
+        /// store needs to keep an index whose keys compare as the query does
+        /// (``QueryAttribute/value(in:)``).
+        public let queryAttributes: [String: QueryAttribute]
 
         /// The attribute names, for checking what a model encodes.
         let attributeNameSet: Set<String>
@@ -85,6 +90,13 @@ extension Schema {
             uniqueConstraints = metadata.unique.map { names($0, "unique") }
             indices = metadata.indexed.map { names($0, "indexed") }
             preservedOnDeletion = Set(names(metadata.preservedOnDeletion, "preserved-on-deletion"))
+            var queryAttributes: [String: QueryAttribute] = [:]
+            for attribute in attributes.attributes {
+                guard let scalar = Swift.type(of: attribute.keyPath).valueType as? any QueryScalar.Type,
+                      let valueType = scalar.queryValueType else { continue }
+                queryAttributes[attribute.name] = QueryAttribute(name: attribute.name, type: valueType, isOptional: scalar.isQueryOptional)
+            }
+            self.queryAttributes = queryAttributes
             self.problems = problems
         }
 

@@ -49,3 +49,27 @@ struct TripRecord: Codable, Hashable, FetchableRecord, PersistableRecord {
     static let epoch = Date(timeIntervalSince1970: 1_767_225_600)   // 2026-01-01
     private static let destinations = ["Lisbon, Portugal", "Kyoto, Japan", "Valparaíso, Chile", "Tromsø, Norway"]
 }
+
+/// The same trip with its name indexed (`indexed: [[\.name]]`), for the indexed-equality rows;
+/// the other rows keep `Trip`, without an index, as they were measured before.
+final class IndexedTrip: PersistentModel {
+    var id: UUID
+    var name: String
+    var destination: String
+    var startDate: Date
+    var endDate: Date
+    var visits: Int
+
+    init(_ record: TripRecord) {
+        id = record.id
+        name = record.name
+        destination = record.destination
+        startDate = record.startDate
+        endDate = record.endDate
+        visits = record.visits
+    }
+
+    static let schemaMetadata = SchemaMetadata<IndexedTrip>(
+        attributes: [\.id, \.name, \.destination, \.startDate, \.endDate, \.visits],
+        indexed: [[\.name]])
+}

@@ -103,6 +103,39 @@ func benchmarkJSONStore(_ scale: Scale, in directory: String) throws -> [Result]
         _ = try pool.read { try TripRecord.filter(Column("visits") >= 90).fetchAll($0) }
     }
     results.append(Result(area: area, name: "predicate fetch (10% of \(size.grouped))", unit: .time, ours: ours,
-                          referenceName: "GRDB", reference: grdb))
+                          referenceName: "GRDB", reference: grdb, target: .ratio(1.0)))
+
+    let oursCount = try median(runs: scale.runs) {
+        _ = try ModelContext(container).fetchCount(FetchDescriptor<Trip>(predicate: #Predicate { $0.visits >= 90 }))
+    }
+    let grdbCount = try median(runs: scale.runs) {
+        _ = try pool.read { try TripRecord.filter(Column("visits") >= 90).fetchCount($0) }
+    }
+    results.append(Result(area: area, name: "fetchCount with a predicate, \(size.grouped)", unit: .time, ours: oursCount,
+                          referenceName: "GRDB", reference: grdbCount, target: .ratio(0.5)))
+
+    // The same trips with the name indexed, in our store and in GRDB's table.
+    progress("JSONStore: \(size.grouped) trips with an indexed name")
+    let records = try pool.read { try TripRecord.fetchAll($0) }
+    let indexed = try ModelContainer(for: IndexedTrip.self, configurations: JSONStoreConfiguration(
+        url: URL(filePath: directory + "/indexed-trips-\(size).json")))
+    do {
+        let context = ModelContext(indexed)
+        for record in records { context.insert(IndexedTrip(record)) }
+        try context.save()
+        try (indexed.stores[0] as? JSONStore)?.compact()
+    }
+    try pool.write { db in try db.create(index: "trip_name", on: TripRecord.databaseTableName, columns: ["name"], ifNotExists: true) }
+    let names = records.shuffled().prefix(1_000).map(\.name)
+    let byName = try medianPerOperation(runs: scale.runs, operations: names.count) { index in
+        let name = names[index]
+        _ = try ModelContext(indexed).fetch(FetchDescriptor<IndexedTrip>(predicate: #Predicate { $0.name == name }))
+    }
+    let grdbByName = try medianPerOperation(runs: scale.runs, operations: names.count) { index in
+        let name = names[index]
+        _ = try pool.read { try TripRecord.filter(Column("name") == name).fetchAll($0) }
+    }
+    results.append(Result(area: area, name: "indexed equality fetch, 1 of \(size.grouped)", unit: .time, ours: byName,
+                          referenceName: "GRDB, indexed", reference: grdbByName, target: .ratio(1.0)))
     return results
 }

@@ -46,7 +46,52 @@ func benchmarkMemoryStore(_ scale: Scale) throws -> [Result] {
         found += dictionary.values.filter { $0.visits >= 90 }.count
     }
     results.append(Result(area: area, name: "predicate fetch (10% of \(total.grouped))", unit: .time, ours: predicate,
-                          referenceName: "Dictionary", reference: dictionaryPredicate))
+                          referenceName: "Dictionary", reference: dictionaryPredicate, target: .ratio(3)))
+
+    // The 10 latest trips: a sorted fetch with a limit, beside a bounded top-k over the values.
+    var latest = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.startDate, order: .reverse)])
+    latest.fetchLimit = 10
+    let top = try median(runs: scale.slowRuns) {
+        found += try ModelContext(container).fetch(latest).count
+    }
+    let dictionaryTop = try median(runs: scale.slowRuns) {
+        found += topK(10, of: dictionary.values) { $0.startDate > $1.startDate }.count
+    }
+    results.append(Result(area: area, name: "top 10 by a sorted attribute of \(total.grouped)", unit: .time, ours: top,
+                          referenceName: "Dictionary top-k", reference: dictionaryTop, target: .ratio(2)))
+
+    progress("MemoryStore: \(total.grouped) trips with an indexed name")
+    let indexed = try ModelContainer(for: IndexedTrip.self, configurations: MemoryStoreConfiguration())
+    do {
+        let context = ModelContext(indexed)
+        for record in records { context.insert(IndexedTrip(record)) }
+        try context.save()
+    }
+    let names = records.shuffled().prefix(1_000).map(\.name)
+    let byName = try medianPerOperation(runs: scale.runs, operations: names.count) { index in
+        let name = names[index]
+        found += try ModelContext(indexed).fetch(FetchDescriptor<IndexedTrip>(predicate: #Predicate { $0.name == name })).count
+    }
+    let dictionaryByName = Dictionary(records.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    let dictionaryNameLookup = try medianPerOperation(runs: scale.runs, operations: names.count) { index in
+        if dictionaryByName[names[index]] != nil { found += 1 }
+    }
+    results.append(Result(area: area, name: "indexed equality fetch, 1 of \(total.grouped)", unit: .time, ours: byName,
+                          referenceName: "Dictionary by name", reference: dictionaryNameLookup, target: .atMost(seconds: 5e-6)))
     precondition(found > 0)
     return results
+}
+
+/// The `k` smallest elements by `less`, in order: a bounded insertion into a sorted array of `k`,
+/// what one would write over a Dictionary's values.
+func topK<C: Collection>(_ k: Int, of elements: C, by less: (C.Element, C.Element) -> Bool) -> [C.Element] {
+    var best: [C.Element] = []
+    best.reserveCapacity(k + 1)
+    for element in elements {
+        if best.count == k, let last = best.last, !less(element, last) { continue }
+        let position = best.firstIndex { less(element, $0) } ?? best.endIndex
+        best.insert(element, at: position)
+        if best.count > k { best.removeLast() }
+    }
+    return best
 }
