@@ -78,6 +78,20 @@ struct LogState: Sendable {
             }
         }
         segments.sort { $0.first < $1.first }
+        // Another writer may have sealed a segment this instance already knew unsealed; a crash
+        // between its seal and its next append leaves that segment the last one. Its index says
+        // so: without it, this writer would append to a sealed segment.
+        for index in segments.indices where !sealed.contains(segments[index].first) {
+            let number = segments[index].first
+            guard try FileIO.identity(files.index(number)) != nil, let data = try? FileIO.read(files.index(number)),
+                  case .verified(let value) = ChecksummedJSON.read(data),
+                  var info = try? SnapshotDecoder().decode(SegmentInfo.self, from: value), info.first == number,
+                  try FileIO.identity(files.segment(number))?.size == info.bytes, info.bytes >= segments[index].bytes
+            else { continue }
+            info.identifiersKnown = false   // only the filter, as for an index read at open
+            segments[index] = info
+            sealed.insert(number)
+        }
         // Read what was appended to segments without an index (normally only the last one).
         var tornAt: [Int: Int] = [:]
         for index in segments.indices where !sealed.contains(segments[index].first) {

@@ -72,7 +72,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
                     // creates the lock file, so that a refused open leaves nothing behind.
                     var probe = LogState()
                     try probe.refresh(files, cutTornTail: false, skipDamaged: configuration.skipsDamagedRecords)
-                    if probe.meta == nil { try files.requireNewLogDirectory() }
+                    if probe.meta == nil { try Self.requireNewLogDirectory(files) }
                 }
                 try lock.withLock(exclusive: true) {
                     try state.refresh(files, cutTornTail: true, skipDamaged: configuration.skipsDamagedRecords)
@@ -92,7 +92,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
                     try state.refresh(files, cutTornTail: false, skipDamaged: configuration.skipsDamagedRecords)
                 }
                 // A directory of other files is not an empty log, read-only or not.
-                if state.directory != nil, state.meta == nil { try files.requireNewLogDirectory() }
+                if state.directory != nil, state.meta == nil { try Self.requireNewLogDirectory(files) }
             }
         } catch {
             // A directory this open created is removed again, unless another writer's log is in
@@ -126,6 +126,18 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
                 try state.repair(files: files)
             },
             body)
+    }
+
+    /// Checks, without the lock (no writer has made one yet), that a directory holds no other
+    /// program's files. A `store.json` that appears meanwhile is another writer creating the log
+    /// at the same instant: not an error; the locked open that follows, or the next read, reads it.
+    private static func requireNewLogDirectory(_ files: LogFiles) throws {
+        do {
+            try files.requireNewLogDirectory()
+        } catch let error as DataStoreError {
+            guard (try? FileIO.identity(files.meta)) == nil else { return }
+            throw error
+        }
     }
 
     private static func insertOnly(_ what: String) -> DataStoreError {
