@@ -9,7 +9,8 @@ import Foundation
 /// arrays to ``array(_:)`` and `nil` to ``null``.
 ///
 /// Equality is numeric across ``int(_:)``, ``unsigned(_:)`` and ``double(_:)`` (`.int(3) ==
-/// .double(3)`), because a number read back from JSON cannot tell which one it was written as.
+/// .double(3)`), because a number read back from JSON cannot tell which one it was written as;
+/// it is exact (`.unsigned(UInt64.max) != .unsigned(UInt64.max - 1)`), never through `Double`.
 public enum SnapshotValue: Sendable {
     case null
     case bool(Bool)
@@ -39,10 +40,20 @@ extension SnapshotValue: Equatable {
         case let (.array(a), .array(b)): return a == b
         case let (.object(a), .object(b)): return a == b
         case let (.int(a), .int(b)): return a == b
-        default:
-            guard let a = lhs.numericValue, let b = rhs.numericValue else { return false }
-            return a == b
+        case let (.unsigned(a), .unsigned(b)): return a == b
+        case let (.int(a), .unsigned(b)), let (.unsigned(b), .int(a)): return a >= 0 && UInt64(a) == b
+        case let (.double(a), .double(b)): return a == b
+        case let (.int(a), .double(b)), let (.double(b), .int(a)): return Self.exactlyEqual(b, a)
+        case let (.unsigned(a), .double(b)), let (.double(b), .unsigned(a)): return Self.exactlyEqual(b, a)
+        default: return false
         }
+    }
+
+    /// Whether a double and an integer are the same number, without rounding the integer to a
+    /// double (`2^53 + 1` is not `2^53`, which a comparison through `Double` would say it is).
+    private static func exactlyEqual<I: BinaryInteger>(_ double: Double, _ integer: I) -> Bool {
+        guard let exact = I(exactly: double) else { return false }
+        return exact == integer
     }
 
     /// The value as a `Double` when it is a number of any kind (``int(_:)``, ``unsigned(_:)``,
