@@ -50,13 +50,9 @@ struct LogState: Sendable {
         sealed = sealed.intersection(present)
         // Segments whose index claims more bytes than they hold: read, and judged below.
         var overclaimed: [Int64: Int64] = [:]
-        for number in numbers where !segments.contains(where: { $0.first == number }) {
-            // An index is a cache: one that is missing, damaged or does not fit its segment is
-            // ignored and the segment read instead. One without a checksum that holds is not
-            // believed: it decides which segments a read skips and what counts say.
-            if let data = try? FileIO.read(files.index(number)), case .verified(let value) = ChecksummedJSON.read(data),
-               let info = try? SnapshotDecoder().decode(SegmentInfo.self, from: value),
-               info.first == number, info.last >= info.first, info.bytes >= 0 {
+        let known = Set(segments.map(\.first))
+        for number in numbers where !known.contains(number) {
+            if let info = Self.believedIndex(of: number, files: files) {
                 // Nothing is appended to a sealed segment, so a segment longer than its index
                 // says is damage. One shorter may be a power loss: logs written before sealing
                 // flushed the segment first could lose its last saves under `.periodic`.
@@ -81,11 +77,9 @@ struct LogState: Sendable {
         // Another writer may have sealed a segment this instance already knew unsealed; a crash
         // between its seal and its next append leaves that segment the last one. Its index says
         // so: without it, this writer would append to a sealed segment.
-        for index in segments.indices where !sealed.contains(segments[index].first) {
+        for index in segments.indices where known.contains(segments[index].first) && !sealed.contains(segments[index].first) {
             let number = segments[index].first
-            guard try FileIO.identity(files.index(number)) != nil, let data = try? FileIO.read(files.index(number)),
-                  case .verified(let value) = ChecksummedJSON.read(data),
-                  var info = try? SnapshotDecoder().decode(SegmentInfo.self, from: value), info.first == number,
+            guard var info = Self.believedIndex(of: number, files: files),
                   try FileIO.identity(files.segment(number))?.size == info.bytes, info.bytes >= segments[index].bytes
             else { continue }
             info.identifiersKnown = false   // only the filter, as for an index read at open
@@ -154,6 +148,17 @@ struct LogState: Sendable {
                 + "before it ends at \(earlier.last). Restore the log from a backup; nothing was changed.")
         }
         lastTransaction = max(lastTransaction, droppedThrough, segments.last(where: { !$0.isEmpty })?.last ?? 0)
+    }
+
+    /// A segment's index file, when it is one to believe. An index is a cache: one that is
+    /// missing, damaged or does not fit its segment is ignored and the segment read instead. One
+    /// without a checksum that holds is not believed: it decides which segments a read skips and
+    /// what counts say.
+    private static func believedIndex(of number: Int64, files: LogFiles) -> SegmentInfo? {
+        guard let data = try? FileIO.read(files.index(number)), case .verified(let value) = ChecksummedJSON.read(data),
+              let info = try? SnapshotDecoder().decode(SegmentInfo.self, from: value),
+              info.first == number, info.last >= info.first, info.bytes >= 0 else { return nil }
+        return info
     }
 
     /// The error for a segment now shorter than the whole records already read from it.
