@@ -38,24 +38,28 @@ public struct SnapshotTable: Sendable {
         return snapshot(for: PersistentIdentifier(entityName: T.entityName, primaryKey: key)).map { [$0] } ?? []
     }
 
-    /// The rows a fetch has to evaluate, in insertion order: when its translated filter is, or
-    /// has among the operands of its top-level `&&`, an equality of an indexed attribute (or of
-    /// `id`) with a constant, or `constants.contains(attribute)`, only the rows the index finds
-    /// for it (those whose value equals one of the constants as the query compares, and those
-    /// whose value does not read as the attribute's type); otherwise every row of the entity.
+    /// The rows a fetch has to evaluate. Through an index, when one applies:
+    /// - an equality of an indexed attribute (or of `id`) with a constant, or
+    ///   `constants.contains(attribute)`, among the operands of the filter's top-level `&&`: the
+    ///   rows whose value equals one of the constants as the query compares;
+    /// - `<`, `<=`, `>`, `>=` of an indexed attribute with constants there: the rows in that range;
+    /// - a request sorted first by an indexed attribute, with a `fetchLimit`, whose filter
+    ///   translated whole: the rows in sort order up to the page, and those tied with its last.
+    /// Otherwise every row of the entity, in insertion order.
     ///
-    /// The rows returned are a superset of those the filter selects, never the answer itself:
-    /// evaluate the request on them (``QueryEvaluator/fetch(_:over:)``). Indexed attributes are
-    /// the first of each group of ``Schema/Entity/indices`` and of
+    /// The rows returned are a superset of those the request selects (they include the rows
+    /// whose value does not read as the attribute's type, and `nil` values for a range), never
+    /// the answer itself: evaluate the request on them (``QueryEvaluator/fetch(_:over:)``).
+    /// Indexed attributes are the first of each group of ``Schema/Entity/indices`` and of
     /// ``Schema/Entity/uniqueConstraints``, when a query can name it
     /// (``Schema/Entity/queryAttributes``).
-    /// - Complexity: O(*r* log *r*) for *r* rows found through an index (the most selective
-    ///   one when several apply); O(*n*) for a scan, chosen also when an index would return
-    ///   more than half the rows.
+    /// - Complexity: O(log *n* + *r* log *r*) for *r* rows found by a lookup (the most selective
+    ///   when several apply, and only when it finds at most half the rows); O(log *n* + *w*) for
+    ///   a walk over *w* rows; O(*n*) for a scan.
     public func candidates<T: PersistentModel>(for request: DataStoreFetchRequest<T>) -> [DefaultSnapshot] {
         if SnapshotQuery.primaryKey(selectedBy: request.descriptor.predicate) != nil { return candidates(for: request.descriptor) }
         guard let rows = entities[T.entityName] else { return [] }
-        return rows.indexedCandidates(request.query.filter) ?? rows.slots.compactMap { $0 }
+        return rows.indexedCandidates(request) ?? rows.slots.compactMap { $0 }
     }
 
     /// The attributes of an entity that have an equality index, by stored name.
@@ -69,11 +73,7 @@ public struct SnapshotTable: Sendable {
     /// constant is not a canonical value of its type. For tests and diagnostics.
     /// - Complexity: O(*r*) for *r* keys returned.
     package func indexLookup(_ entityName: String, attribute name: String, equalTo constant: SnapshotValue) -> [SnapshotValue]? {
-        guard let index = entities[entityName]?.indexes.first(where: { $0.attribute.name == name }),
-              index.count(of: [constant]) != nil else { return nil }
-        var keys: [SnapshotValue] = []
-        index.primaryKeys(equalToAnyOf: [constant], into: &keys)
-        return keys
+        entities[entityName]?.indexes.first(where: { $0.attribute.name == name })?.primaryKeys(equalToAnyOf: [constant])
     }
 
     /// How many rows an entity has.
@@ -187,16 +187,20 @@ public struct SnapshotTable: Sendable {
 }
 
 /// One entity's rows: slots in insertion order (deleted slots are `nil` until compaction), a
-/// key index per unique constraint, and an equality index per indexed attribute. ``put(_:)``
+/// key index per unique constraint, and an ordered index per indexed attribute. ``put(_:)``
 /// and ``remove(_:)`` keep every index in step, so every way a table changes (a save, its undo,
 /// a replayed journal entry, a reopen that writes each row) does.
-private struct EntityRows: Sendable {
+struct EntityRows: Sendable {
     let entity: Schema.Entity
     var slots: [DefaultSnapshot?] = []
+    /// Each slot's insertion sequence: it orders rows with equal values in an ``AttributeIndex``
+    /// as the slots order them, and unlike a slot number it survives compaction.
+    var sequences: [Int] = []
+    var nextSequence = 0
     var slotByKey: [SnapshotValue: Int] = [:]
     /// One index per unique constraint: the constraint's values -> primary key.
     var uniqueIndices: [[[SnapshotValue]: SnapshotValue]]
-    /// Equality indexes for queries: the first attribute of each indexed group and unique
+    /// Ordered indexes for queries: the first attribute of each indexed group and unique
     /// constraint (except `id`, which `slotByKey` indexes), once each.
     var indexes: [AttributeIndex]
 
@@ -232,9 +236,10 @@ private struct EntityRows: Sendable {
         return nil
     }
 
-    /// Inserts or replaces a row.
+    /// Inserts or replaces a row (a replaced row keeps its place in insertion order).
     /// - Throws: ``DataStoreError/Code/constraintViolation`` when it would collide on a unique
     ///   constraint with another row (the row is then unchanged).
+    /// - Complexity: O(1) amortized, and O(log *n*) per ordered index.
     mutating func put(_ snapshot: DefaultSnapshot) throws {
         let key = snapshot.persistentIdentifier.primaryKey
         if let owner = collision(with: snapshot.values, excluding: key) {
@@ -242,102 +247,49 @@ private struct EntityRows: Sendable {
                 "Saving \(snapshot.persistentIdentifier) would give it the same unique values as \(entity.name)(\(owner)). "
                 + "Change one of them, or delete the other first.")
         }
+        let sequence: Int
         if let slot = slotByKey[key], let old = slots[slot] {
-            removeFromIndices(old)
+            sequence = sequences[slot]
+            removeFromIndices(old, sequence: sequence)
             slots[slot] = snapshot
         } else {
+            sequence = nextSequence
+            nextSequence += 1
             slotByKey[key] = slots.count
             slots.append(snapshot)
+            sequences.append(sequence)
         }
         for constraint in uniqueIndices.indices {
             if let constraintKey = constraintKey(constraint, snapshot.values) { uniqueIndices[constraint][constraintKey] = key }
         }
-        for index in indexes.indices { indexes[index].insert(snapshot.values, primaryKey: key) }
+        for index in indexes.indices { indexes[index].insert(snapshot.values, primaryKey: key, sequence: sequence) }
     }
 
     mutating func remove(_ key: SnapshotValue) {
         guard let slot = slotByKey.removeValue(forKey: key), let old = slots[slot] else { return }
-        removeFromIndices(old)
+        removeFromIndices(old, sequence: sequences[slot])
         slots[slot] = nil
         // Compact when most slots are holes, keeping amortized O(1) deletes.
         if slots.count > 64, slotByKey.count < slots.count / 2 {
-            let live = slots.compactMap { $0 }
+            var live: [DefaultSnapshot?] = [], liveSequences: [Int] = []
+            live.reserveCapacity(slotByKey.count)
+            liveSequences.reserveCapacity(slotByKey.count)
+            for (slot, row) in slots.enumerated() {
+                guard let row else { continue }
+                slotByKey[row.persistentIdentifier.primaryKey] = live.count
+                live.append(row)
+                liveSequences.append(sequences[slot])
+            }
             slots = live
-            for (index, row) in live.enumerated() { slotByKey[row.persistentIdentifier.primaryKey] = index }
+            sequences = liveSequences
         }
     }
 
-    private mutating func removeFromIndices(_ snapshot: DefaultSnapshot) {
+    private mutating func removeFromIndices(_ snapshot: DefaultSnapshot, sequence: Int) {
         for constraint in uniqueIndices.indices {
             if let key = constraintKey(constraint, snapshot.values) { uniqueIndices[constraint][key] = nil }
         }
         let key = snapshot.persistentIdentifier.primaryKey
-        for index in indexes.indices { indexes[index].remove(snapshot.values, primaryKey: key) }
-    }
-
-    // MARK: Index lookups
-
-    /// The rows an index finds for the filter (see ``SnapshotTable/candidates(for:)``),
-    /// in insertion order; `nil` when no index applies or a scan is cheaper.
-    func indexedCandidates(_ filter: FetchQuery.Filter) -> [DefaultSnapshot]? {
-        let expression: QueryExpression
-        switch filter {
-        case .expression(let translated), .narrowed(let translated, _): expression = translated
-        case .all, .untranslated: return nil
-        }
-        // The most selective equality among the operands of the top-level &&.
-        var best: (index: Int?, constants: [SnapshotValue], count: Int)?
-        var operands = [expression]
-        while let operand = operands.popLast() {
-            if case let .and(lhs, rhs) = operand {
-                operands.append(rhs)
-                operands.append(lhs)
-                continue
-            }
-            guard let (attribute, constants) = Self.equality(operand) else { continue }
-            let found: (index: Int?, count: Int)
-            if attribute.name == "id" {
-                // slotByKey: exact for UUID and String ids, whose primary key is the id itself.
-                guard entity.queryAttributes["id"] == attribute, attribute.type == .uuid || attribute.type == .string,
-                      constants.allSatisfy({ constant in
-                          switch constant {
-                          case .uuid: attribute.type == .uuid
-                          case .string: attribute.type == .string
-                          default: false
-                          }
-                      })
-                else { continue }
-                found = (nil, constants.count)
-            } else {
-                guard let index = indexes.firstIndex(where: { $0.attribute == attribute }),
-                      let count = indexes[index].count(of: constants) else { continue }
-                found = (index, count)
-            }
-            if found.count < best?.count ?? Int.max { best = (found.index, constants, found.count) }
-        }
-        guard let best, best.count <= slotByKey.count / 2 else { return nil }
-        var keys: [SnapshotValue] = []
-        if let index = best.index {
-            indexes[index].primaryKeys(equalToAnyOf: best.constants, into: &keys)
-        } else {
-            keys = best.constants
-        }
-        var found = Set<Int>()
-        for key in keys { if let slot = slotByKey[key] { found.insert(slot) } }
-        return found.sorted().compactMap { slots[$0] }
-    }
-
-    /// The attribute and constants of `attribute == constant` (either way round) and of
-    /// `constants.contains(attribute)`; `nil` for any other expression.
-    private static func equality(_ expression: QueryExpression) -> (QueryAttribute, [SnapshotValue])? {
-        switch expression {
-        case let .comparison(.attribute(attribute), .equal, .constant(constant)),
-             let .comparison(.constant(constant), .equal, .attribute(attribute)):
-            return (attribute, [constant])
-        case let .isMember(.attribute(attribute), constants):
-            return (attribute, constants)
-        default:
-            return nil
-        }
+        for index in indexes.indices { indexes[index].remove(snapshot.values, primaryKey: key, sequence: sequence) }
     }
 }

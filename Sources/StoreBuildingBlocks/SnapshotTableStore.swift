@@ -25,9 +25,10 @@ extension SnapshotTableStore {
     /// filtered, sorted and paged outside it from the request's translated query
     /// (``QueryEvaluator/fetch(_:over:)``: stored values where the query translated, models
     /// where it did not).
-    /// - Complexity: O(1) rows read for `$0.id == value`; O(*r* log *r*) for *r* rows an index
-    ///   finds when the predicate (or an operand of its `&&`) compares an indexed attribute with
-    ///   constants (``SnapshotTable/candidates(for:)``); otherwise
+    /// - Complexity: O(1) rows read for `$0.id == value`; O(log *n* + *r* log *r*) for *r* rows
+    ///   an index finds when the predicate (or an operand of its `&&`) compares an indexed
+    ///   attribute with constants, or a limited sort by an indexed attribute walks the index
+    ///   (``SnapshotTable/candidates(for:)``); otherwise
     ///   O(*n*) predicate evaluations on stored values; then O(*m* log *k*) comparisons for *m*
     ///   matches and a limit *k*.
     public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {

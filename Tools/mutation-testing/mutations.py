@@ -30,6 +30,8 @@ SORT_KEY = "Sources/StoreProtocol/Query/QuerySortKey.swift"
 COMPILED = "Sources/StoreBuildingBlocks/CompiledQueryExpression.swift"
 EVALUATOR = "Sources/StoreBuildingBlocks/QueryEvaluator.swift"
 ATTRIBUTE_INDEX = "Sources/StoreBuildingBlocks/AttributeIndex.swift"
+CANDIDATES = "Sources/StoreBuildingBlocks/IndexedCandidates.swift"
+CHUNKS = "Sources/StoreBuildingBlocks/SortedChunks.swift"
 TIME_RANGE = "Sources/LogStore/TimeRange.swift"
 
 
@@ -51,11 +53,11 @@ MUTATIONS = [
     m("T03", "table", TABLE, "a failed save's undo steps replayed in forward order",
       "for step in undo.reversed() {", "for step in undo {"),
     m("T04", "table", TABLE, "slot compaction after mass deletes does not re-map keys",
-      "for (index, row) in live.enumerated() { slotByKey[row.persistentIdentifier.primaryKey] = index }", "_ = live.count"),
+      "slotByKey[row.persistentIdentifier.primaryKey] = live.count\n", "\n"),
     m("T05", "table", TABLE, "a changed row's old unique values stay in the index",
-      "removeFromIndices(old)\n            slots[slot] = snapshot", "slots[slot] = snapshot"),
+      "removeFromIndices(old, sequence: sequence)\n            slots[slot] = snapshot", "slots[slot] = snapshot"),
     m("T06", "table", TABLE, "a removed row's unique values stay in the index",
-      "removeFromIndices(old)\n        slots[slot] = nil", "slots[slot] = nil"),
+      "removeFromIndices(old, sequence: sequences[slot])\n        slots[slot] = nil", "slots[slot] = nil"),
     m("T07", "table", TABLE, "nil values collide on unique constraints",
       "guard let value = values[name], value != .null else { return nil }", "guard let value = values[name] else { return nil }"),
     m("T08", "table", TABLE, "a row collides with itself when it is rewritten",
@@ -107,14 +109,27 @@ MUTATIONS = [
       "case .orderedSame: return a.index < b.index", "case .orderedSame: return a.index > b.index"),
     # Indexes and time ranges narrowing what a query reads.
     m("Q11", "query", TABLE, "an equality index is not updated when a row is deleted or replaced",
-      "for index in indexes.indices { indexes[index].remove(snapshot.values, primaryKey: key) }", ""),
+      "for index in indexes.indices { indexes[index].remove(snapshot.values, primaryKey: key, sequence: sequence) }", ""),
     m("Q12", "query", ATTRIBUTE_INDEX, "an index keeps rows by their stored value, not as the query reads it",
       "guard let value = attribute.value(in: values) else {\n            unreadable.insert(primaryKey)",
       "guard let value = values[attribute.name] ?? (attribute.isOptional ? .null : nil) else {\n            unreadable.insert(primaryKey)"),
-    m("Q13", "query", TABLE, "an equality under || is looked up as if under &&",
-      "if case let .and(lhs, rhs) = operand {", "if case let .and(lhs, rhs) = operand {\n                operands.append(rhs)\n                operands.append(lhs)\n                continue\n            }\n            if case let .or(lhs, rhs) = operand {"),
+    m("Q13", "query", CANDIDATES, "an equality under || is looked up as if under &&",
+      "if case let .and(lhs, rhs) = operand {", "if case let .and(lhs, rhs) = operand {\n                pending.append(rhs)\n                pending.append(lhs)\n            } else if case let .or(lhs, rhs) = operand {"),
     m("Q14", "query", TIME_RANGE, "a log time range reads a lower bound as an upper bound",
       "case .greaterThan, .greaterThanOrEqual: lower = max(lower, bound)", "case .greaterThan, .greaterThanOrEqual: upper = min(upper, bound)"),
+    m("Q15", "query", ATTRIBUTE_INDEX, "a range lookup leaves out the rows holding nil",
+      "guard collect(from: null, to: null, into: &keys, limit: limit),\n              collect(", "guard collect("),
+    m("Q16", "query", CANDIDATES, "two bounds on one attribute keep the looser lower bound",
+      "range.lower.map({ $0.key < lower.key ||", "range.lower.map({ lower.key < $0.key ||"),
+    m("Q17", "query", ATTRIBUTE_INDEX, "a descending walk hands rows with one value on last-inserted first",
+      "for held in run.reversed() where !body(held.key, held.primaryKey) {\n                    stopped", "for held in run where !body(held.key, held.primaryKey) {\n                    stopped"),
+    m("Q18", "query", CANDIDATES, "a walk stops at the row that fills the page, before the rows tied with it",
+      "if let lastValue, value != lastValue { return false }", "if lastValue != nil { return false }"),
+    m("Q19", "query", CANDIDATES, "a walk ignores NaN in a later sort key",
+      "guard let value = key.attribute.value(in: row.values), !IndexKey.isNaN(value) else { return nil }",
+      "guard key.attribute.value(in: row.values) != nil else { return nil }"),
+    m("Q20", "query", CHUNKS, "a chunk splits at the wrong place and loses its order",
+      "chunks.insert(upper, at: chunk + 1)", "chunks.insert(upper, at: chunk)"),
     m("P02", "query", DESCRIPTOR, "fetchLimit off by one", "min(results.endIndex, start + max(0, $0))", "min(results.endIndex, start + max(0, $0) + 1)"),
 
     # History: tokens, expiry, retention, merging.
