@@ -18,7 +18,7 @@ public enum QueryEvaluator {
     ///   O(*m* log *m*) without a limit. An untranslated predicate or sort decodes every row it
     ///   concerns.
     public static func fetch<T: PersistentModel, S: DataStoreSnapshot>(
-        _ request: DataStoreFetchRequest<T>, over rows: some Sequence<S>
+        _ request: DataStoreFetchRequest<T>, over rows: some Collection<S>
     ) throws -> [S] {
         let query = request.query, descriptor = request.descriptor
         // Unsorted, the first offset + limit matches are the page: stop there, unless the
@@ -30,8 +30,14 @@ public enum QueryEvaluator {
             case .narrowed, .untranslated: break
             }
         }
-        var matched: [Row<S, T>] = []
         let filter = Filter(query.filter, descriptor.predicate)
+        if case .keys(let keys) = query.sort, let limit = descriptor.fetchLimit {
+            let start = max(0, descriptor.fetchOffset ?? 0)
+            if let best = try best(start &+ max(0, limit), of: rows, filter, keys) {
+                return best.dropFirst(start).map { $0.snapshot }
+            }
+        }
+        var matched: [Row<S, T>] = []
         if enough > 0 {
             for snapshot in rows {
                 guard let row = try filter.select(snapshot) else { continue }
@@ -133,13 +139,11 @@ public enum QueryEvaluator {
     ) -> [S]? {
         var keyed: [(index: Int, values: [SnapshotValue])] = []
         keyed.reserveCapacity(rows.count)
-        var unordered = false
         for (index, row) in rows.enumerated() {
             var values: [SnapshotValue] = []
             values.reserveCapacity(keys.count)
             for key in keys {
                 guard let value = key.attribute.value(in: row.snapshot.values) else { return nil }
-                if !value.isOrdered { unordered = true }
                 values.append(value)
             }
             keyed.append((index, values))
@@ -152,18 +156,6 @@ public enum QueryEvaluator {
             return .orderedSame
         }
         let start = max(0, offset ?? 0)
-        if let limit, !unordered, start &+ max(0, limit) < keyed.count {
-            // Top k, ties by position: what a stable sort would put first. Only for a strict
-            // weak order (no NaN), where that is the same as the models' sort.
-            let best = smallest(start + max(0, limit), of: keyed) { a, b in
-                switch compare(a.values, b.values) {
-                case .orderedAscending: return true
-                case .orderedDescending: return false
-                case .orderedSame: return a.index < b.index
-                }
-            }
-            return best.dropFirst(start).map { rows[$0.index].snapshot }
-        }
         // The same sort, with the same comparisons, as the models' sort: the same order even
         // when NaN makes the comparisons inconsistent.
         keyed.sort { compare($0.values, $1.values) == .orderedAscending }
@@ -172,27 +164,51 @@ public enum QueryEvaluator {
         return keyed[start..<end].map { rows[$0.index].snapshot }
     }
 
-    /// The `k` smallest elements in increasing order, by a bounded max-heap.
-    /// - Complexity: O(*n* log *k*).
-    static func smallest<E>(_ k: Int, of elements: [E], by less: (E, E) -> Bool) -> [E] {
-        guard k > 0 else { return [] }
-        var heap: [E] = []   // a max-heap: heap[0] is the largest kept
-        heap.reserveCapacity(k)
-        func siftDown(_ start: Int) {
-            var parent = start
-            while true {
-                let left = 2 * parent + 1, right = left + 1
-                var largest = parent
-                if left < heap.count, less(heap[largest], heap[left]) { largest = left }
-                if right < heap.count, less(heap[largest], heap[right]) { largest = right }
-                if largest == parent { return }
-                heap.swapAt(parent, largest)
-                parent = largest
+    /// The first `k` rows the filter selects in the keys' order (ties by position), kept in a
+    /// bounded heap as the rows stream by: a row that sorts after the worst kept by its first
+    /// key is passed over without allocating. `nil` when a selected row's sort value does not
+    /// read as its type or is NaN: the order is then the one a full sort gives (see
+    /// ``sortedByStoredValues(_:_:offset:limit:)``), which depends on every row.
+    /// - Complexity: O(*n*) filter evaluations and O(*m* log *k*) comparisons for *m* rows that
+    ///   could enter.
+    static func best<S: DataStoreSnapshot, T: PersistentModel>(
+        _ k: Int, of rows: some Collection<S>, _ filter: Filter<T>, _ keys: [QuerySortKey]
+    ) throws -> [Row<S, T>]? {
+        guard k > 0, let firstKey = keys.first else { return k > 0 ? nil : [] }
+        let laterKeys = keys.dropFirst()
+        // The heap holds plain values and a slot in `kept`, so that sifting moves no generic row.
+        func less(_ a: RankedRow, _ b: RankedRow) -> Bool {
+            switch firstKey.compare(a.first, b.first) ?? .orderedSame {
+            case .orderedAscending: return true
+            case .orderedDescending: return false
+            case .orderedSame: break
             }
+            for (index, key) in laterKeys.enumerated() {
+                switch key.compare(a.rest[index], b.rest[index]) ?? .orderedSame {
+                case .orderedAscending: return true
+                case .orderedDescending: return false
+                case .orderedSame: continue
+                }
+            }
+            return a.position < b.position
         }
-        for element in elements {
+        var heap: [RankedRow] = []   // a max-heap: heap[0] is the worst kept
+        var kept: [Row<S, T>] = []
+        heap.reserveCapacity(Swift.min(k, rows.count))
+        for (position, snapshot) in rows.enumerated() {
+            guard let row = try filter.select(snapshot) else { continue }
+            let values = row.snapshot.values
+            guard let first = firstKey.attribute.value(in: values), first.isOrdered else { return nil }
+            var rest: [SnapshotValue] = []
+            for key in laterKeys {
+                guard let value = key.attribute.value(in: values), value.isOrdered else { return nil }
+                rest.append(value)
+            }
+            if heap.count == k, firstKey.compare(first, heap[0].first) == .orderedDescending { continue }
+            var ranked = RankedRow(position: position, first: first, rest: rest, slot: kept.count)
             if heap.count < k {
-                heap.append(element)
+                kept.append(row)
+                heap.append(ranked)
                 var child = heap.count - 1
                 while child > 0 {
                     let parent = (child - 1) / 2
@@ -200,12 +216,28 @@ public enum QueryEvaluator {
                     heap.swapAt(parent, child)
                     child = parent
                 }
-            } else if less(element, heap[0]) {
-                heap[0] = element
-                siftDown(0)
+            } else if less(ranked, heap[0]) {
+                ranked.slot = heap[0].slot
+                kept[ranked.slot] = row
+                heap[0] = ranked
+                siftDown(&heap, from: 0, by: less)
             }
         }
-        return heap.sorted(by: less)
+        return heap.sorted(by: less).map { kept[$0.slot] }
+    }
+
+    /// Restores a max-heap below `start`.
+    private static func siftDown<E>(_ heap: inout [E], from start: Int, by less: (E, E) -> Bool) {
+        var parent = start
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var largest = parent
+            if left < heap.count, less(heap[largest], heap[left]) { largest = left }
+            if right < heap.count, less(heap[largest], heap[right]) { largest = right }
+            if largest == parent { return }
+            heap.swapAt(parent, largest)
+            parent = largest
+        }
     }
 
     /// The page of `rows` sorted on their models by the descriptor's `SortDescriptor`s, as
@@ -218,6 +250,15 @@ public enum QueryEvaluator {
         models.sort { SnapshotQuery.inIncreasingOrder(sortBy, $0.model, $1.model) }
         return descriptor.page(models).map { $0.snapshot }
     }
+}
+
+/// A row in ``QueryEvaluator/best(_:of:_:_:)``'s heap: its position in the rows, its sort
+/// values, and where the row itself is kept.
+struct RankedRow {
+    let position: Int
+    let first: SnapshotValue
+    let rest: [SnapshotValue]
+    var slot: Int
 }
 
 extension SnapshotValue {

@@ -106,7 +106,9 @@ MUTATIONS = [
     m("Q09", "query", COMPILED, "|| is true when its left side is false",
       "if a == true { return .bool(true) }", "if a == false { return .bool(true) }"),
     m("Q10", "query", EVALUATOR, "the top-k heap breaks ties by the later row",
-      "case .orderedSame: return a.index < b.index", "case .orderedSame: return a.index > b.index"),
+      "return a.position < b.position", "return a.position > b.position"),
+    m("Q21", "query", EVALUATOR, "the streaming top-k passes over a row that ties the worst kept on its first key",
+      "firstKey.compare(first, heap[0].first) == .orderedDescending", "firstKey.compare(first, heap[0].first) != .orderedAscending"),
     # Indexes and time ranges narrowing what a query reads.
     m("Q11", "query", TABLE, "an equality index is not updated when a row is deleted or replaced",
       "for index in indexes.indices { indexes[index].remove(snapshot.values, primaryKey: key, sequence: sequence) }", ""),

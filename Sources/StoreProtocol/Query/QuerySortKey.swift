@@ -34,6 +34,12 @@ public struct QuerySortKey: Sendable, Hashable, CustomStringConvertible {
         case (_, .null): result = .orderedDescending
         case let (.string(a), .string(b)) where stringComparator != nil:
             result = stringComparator?.compare(a, b) ?? .orderedSame
+        // The common kinds directly, without two trips through QueryComparison.
+        case let (.int(a), .int(b)): result = a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
+        case let (.double(a), .double(b)): result = a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
+        case let (.date(a), .date(b)): result = a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
+        case let (.string(a), .string(b)) where stringComparator == nil:
+            result = a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
         default:
             guard let less = QueryComparison.lessThan.evaluate(lhs, rhs),
                   let greater = QueryComparison.greaterThan.evaluate(lhs, rhs) else { return nil }

@@ -50,7 +50,8 @@ struct TripRecord: Codable, Hashable, FetchableRecord, PersistableRecord {
     private static let destinations = ["Lisbon, Portugal", "Kyoto, Japan", "Valparaíso, Chile", "Tromsø, Norway"]
 }
 
-/// The same trip with its name indexed (`indexed: [[\.name]]`), for the indexed-equality rows;
+/// The same trip with its name and start date indexed (`indexed: [[\.name], [\.startDate]]`), for
+/// the indexed rows;
 /// the other rows keep `Trip`, without an index, as they were measured before.
 final class IndexedTrip: PersistentModel {
     var id: UUID
@@ -71,5 +72,5 @@ final class IndexedTrip: PersistentModel {
 
     static let schemaMetadata = SchemaMetadata<IndexedTrip>(
         attributes: [\.id, \.name, \.destination, \.startDate, \.endDate, \.visits],
-        indexed: [[\.name]])
+        indexed: [[\.name], [\.startDate]])
 }

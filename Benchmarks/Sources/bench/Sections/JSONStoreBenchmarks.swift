@@ -137,5 +137,28 @@ func benchmarkJSONStore(_ scale: Scale, in directory: String) throws -> [Result]
     }
     results.append(Result(area: area, name: "indexed equality fetch, 1 of \(size.grouped)", unit: .time, ours: byName,
                           referenceName: "GRDB, indexed", reference: grdbByName, target: .ratio(1.0)))
+
+    // A 1,000-trip range and the 10 latest by the indexed start date, beside GRDB with an index.
+    try pool.write { db in
+        try db.create(index: "trip_startDate", on: TripRecord.databaseTableName, columns: ["startDate"], ifNotExists: true)
+    }
+    let from = TripRecord.epoch.addingTimeInterval(Double(size / 2)), to = from.addingTimeInterval(1_000)
+    let range = try median(runs: scale.runs) {
+        let found = try ModelContext(indexed).fetch(FetchDescriptor<IndexedTrip>(predicate: #Predicate { $0.startDate >= from && $0.startDate < to }))
+        precondition(found.count == 1_000, "the range holds 1,000 trips, not \(found.count)")
+    }
+    let grdbRange = try median(runs: scale.runs) {
+        _ = try pool.read { try TripRecord.filter(Column("startDate") >= from && Column("startDate") < to).fetchAll($0) }
+    }
+    results.append(Result(area: area, name: "indexed range fetch, 1,000 of \(size.grouped)", unit: .time, ours: range,
+                          referenceName: "GRDB, indexed", reference: grdbRange, target: .ratio(1.0)))
+    var latest = FetchDescriptor<IndexedTrip>(sortBy: [SortDescriptor(\.startDate, order: .reverse)])
+    latest.fetchLimit = 10
+    let top = try median(runs: scale.runs) { _ = try ModelContext(indexed).fetch(latest) }
+    let grdbTop = try median(runs: scale.runs) {
+        _ = try pool.read { try TripRecord.order(Column("startDate").desc).limit(10).fetchAll($0) }
+    }
+    results.append(Result(area: area, name: "top 10 by an indexed attribute of \(size.grouped)", unit: .time, ours: top,
+                          referenceName: "GRDB, indexed", reference: grdbTop, target: .ratio(1.0)))
     return results
 }
