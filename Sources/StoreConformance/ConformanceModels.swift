@@ -4,7 +4,10 @@ import StoreProtocol
 /// The models the suite stores. Backends need nothing from them but a schema that holds them.
 public enum ConformanceModels {
     /// Every model the suite uses.
-    public static var types: [any PersistentModel.Type] { [SuiteTrip.self, SuiteAllTypes.self, SuiteReading.self, SuiteMember.self, SuiteQueryRow.self] }
+    public static var types: [any PersistentModel.Type] {
+        [SuiteTrip.self, SuiteAllTypes.self, SuiteReading.self, SuiteMember.self, SuiteQueryRow.self,
+         SuiteVoyage.self, SuiteBucketItem.self, SuiteAccommodation.self, SuiteGuide.self, SuiteTag.self]
+    }
     public static var schema: Schema { Schema(types) }
 }
 

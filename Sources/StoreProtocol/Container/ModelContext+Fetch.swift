@@ -11,9 +11,15 @@ extension ModelContext {
     ///   what the store throws.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         let store = try container.stores[container.storeIndex(for: T.self)]
-        guard descriptor.includePendingChanges, try hasPendingChanges(for: T.self) else {
-            return try fetchSnapshots(descriptor, from: store).map { try materialize($0) }
+        let followsRelationships = !ModelAttributes.of(T.self).relationships.isEmpty && FetchQuery(descriptor).needsModels
+        let pending = try descriptor.includePendingChanges && hasPendingChanges(for: T.self)
+        guard followsRelationships || pending else {
+            let models: [T] = try fetchSnapshots(descriptor, from: store).map { try materialize($0) }
+            try resolvePendingRelationships()
+            return models
         }
+        // A predicate or sort a store cannot read, on a model with relationships, may follow
+        // them: it runs here, on models whose relationships are set.
         // Unsaved changes count: evaluate over registered instances (with their unsaved values),
         // stored rows not registered here, and unsaved inserts.
         var candidates: [(model: T, snapshot: DefaultSnapshot?)] = []
@@ -23,10 +29,13 @@ extension ModelContext {
             seen.insert(id)
             if let registration = registrations[id], let model = registration.model as? T {
                 if registration.state != .deleted { candidates.append((model, nil)) }
+            } else if followsRelationships {
+                candidates.append((try materialize(snapshot), nil))   // registered, so that its relationships are set
             } else {
                 candidates.append((try SnapshotQuery.materialize(snapshot), snapshot))
             }
         }
+        try resolvePendingRelationships()
         for registration in registrations.values.sorted(by: { $0.order < $1.order }) where registration.state == .inserted {
             guard let model = registration.model as? T, !seen.contains(model.persistentModelID) else { continue }
             candidates.append((model, nil))
@@ -143,9 +152,12 @@ extension ModelContext {
         return model
     }
 
+    /// Registers a fetched model; its relationships are set by the next
+    /// ``resolvePendingRelationships()``.
     func register<T: PersistentModel>(_ model: T, baseline: [String: SnapshotValue]) {
         guard let entity = container.schema.entity(for: T.self) else { return }
-        registrations[model.persistentModelID] = Registration(
-            model: model, entity: entity, baseline: baseline, state: .persisted, order: takeOrder())
+        let registration = Registration(model: model, entity: entity, baseline: baseline, state: .persisted, order: takeOrder())
+        registrations[model.persistentModelID] = registration
+        if !entity.relationships.isEmpty { pendingResolution.append(registration) }
     }
 }

@@ -16,6 +16,9 @@ public final class ModelContext {
     let editingID = EditingState.makeID()
     var registrations: [PersistentIdentifier: Registration] = [:]
     var nextOrder = 0
+    /// Models given stored values whose relationships are not set yet
+    /// (``resolvePendingRelationships()``).
+    var pendingResolution: [Registration] = []
 
     public init(_ container: ModelContainer) {
         self.container = container
@@ -72,7 +75,8 @@ public final class ModelContext {
 
     // MARK: Tracking
 
-    /// Registers a new model to be inserted at the next ``save()``. Inserting a registered model
+    /// Registers a new model to be inserted at the next ``save()``, with the models its
+    /// relationships hold that the context does not hold yet. Inserting a registered model
     /// again does nothing; inserting a deleted one cancels its deletion. A model with the id of a
     /// stored one updates the stored one when saved.
     public func insert<T: PersistentModel>(_ model: T) {
@@ -86,7 +90,9 @@ public final class ModelContext {
             unknownInserts.append(T.entityName)
             return
         }
-        registrations[id] = Registration(model: model, entity: entity, baseline: nil, state: .inserted, order: takeOrder())
+        let registration = Registration(model: model, entity: entity, baseline: nil, state: .inserted, order: takeOrder())
+        registrations[id] = registration
+        if !entity.relationships.isEmpty { insertRelatedModels(from: [registration]) }
     }
 
     /// Entity names of inserted models the schema does not hold; `save()` throws for them.
@@ -163,12 +169,15 @@ public final class ModelContext {
                 if let baseline = registration.baseline { try? restore(registration, to: baseline) }
             }
         }
+        try? resolvePendingRelationships()
     }
 
     /// Sets a registered model's values to `values`, keeping the instance.
+    /// Its relationships are set by the next ``resolvePendingRelationships()``.
     func restore(_ registration: Registration, to values: [String: SnapshotValue]) throws {
         try registration.model.assignValues(values)
         registration.baseline = values
+        if !registration.entity.relationships.isEmpty { pendingResolution.append(registration) }
     }
 
     /// The registered model with this identifier, without fetching.
@@ -189,15 +198,7 @@ public final class ModelContext {
     private func fetchOne<T: PersistentModel>(_ type: T.Type, primaryKey: SnapshotValue) throws -> T? {
         guard let id = try? SnapshotDecoder().decode(T.ID.self, from: primaryKey) else { return nil }
         // Spelled out: the #Predicate macro cannot type-check `$0.id == id` for a generic `T`.
-        // The listed key path is `==` to `\Trip.id`, so stores look the row up by its key
-        // (`\T.id` in generic code is another key path, through the protocol).
-        let idKeyPath: any KeyPath<T, T.ID> & Sendable
-        if let listed = ModelAttributes.of(T.self).keyPath(named: "id") as? KeyPath<T, T.ID> {
-            // Key paths are immutable; `Sendable` is a marker, so the layout is the same.
-            idKeyPath = unsafeBitCast(listed, to: (any KeyPath<T, T.ID> & Sendable).self)
-        } else {
-            idKeyPath = \T.id
-        }
+        let idKeyPath = Self.idKeyPath(of: T.self)
         let byID = Predicate<T> { model in
             PredicateExpressions.build_Equal(
                 lhs: PredicateExpressions.build_KeyPath(root: model, keyPath: idKeyPath),
@@ -236,6 +237,7 @@ public final class ModelContext {
     ///   their saves.
     public func save() throws {
         if let unknown = unknownInserts.first { throw DataStoreError.unknownEntity(unknown, in: container.schema) }
+        try processPendingChanges()
         var plans: [Int: Plan] = [:]
         for registration in registrations.values.sorted(by: { $0.order < $1.order }) {
             let storeIndex = try container.storeIndex(forEntityNamed: registration.entity.name)
@@ -260,6 +262,7 @@ public final class ModelContext {
             let result = try send(plan, to: container.stores[storeIndex])
             apply(result, of: plan)
         }
+        try resolvePendingRelationships()   // models a collision re-registered
     }
 
     private func send(_ plan: Plan, to store: any DataStore) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {

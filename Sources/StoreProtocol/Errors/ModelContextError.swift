@@ -10,6 +10,9 @@ public struct ModelContextError: CodedError {
         public static let mutationDuringEnumeration = Code(rawValue: "mutationDuringEnumeration")
         /// A model's values could not be encoded into a snapshot.
         public static let unencodableModel = Code(rawValue: "unencodableModel")
+        /// A deleted model is still related to models through a relationship whose delete rule
+        /// is ``DeleteRule/deny``; the save changed nothing.
+        public static let deleteDenied = Code(rawValue: "deleteDenied")
     }
 
     public var code: Code

@@ -15,6 +15,17 @@ public struct HistoryTombstone<Model: PersistentModel>: Sequence, Sendable, Cust
         return try? SnapshotDecoder().decode(Value.self, from: value)
     }
 
+    /// The identifiers a preserved relationship held (`tombstone.identifiers(\.trip)`), in
+    /// order; empty when it was not preserved or held none.
+    public func identifiers<Value>(_ keyPath: KeyPath<Model, Value>) -> [PersistentIdentifier] {
+        let attributes = ModelAttributes.of(Model.self)
+        guard let name = attributes.relationshipName(of: keyPath),
+              let relationship = attributes.relationships.first(where: { $0.name == name }) else { return [] }
+        let destination = Schema.Relationship(name: name, destination: relationship.metadata.destination.entityName,
+                                              isToMany: relationship.metadata.isToMany, deleteRule: relationship.metadata.deleteRule)
+        return destination.identifiers(in: values)
+    }
+
     /// One preserved attribute: its key path and stored value.
     public struct Element: Sendable {
         public let keyPath: any PartialKeyPath<Model> & Sendable
@@ -22,11 +33,14 @@ public struct HistoryTombstone<Model: PersistentModel>: Sequence, Sendable, Cust
         public let value: SnapshotValue
     }
 
-    /// The preserved attributes in the order the model's metadata lists them.
+    /// The preserved attributes, then relationships (as primary keys), in the order the model's
+    /// metadata lists them.
     public func makeIterator() -> IndexingIterator<[Element]> {
-        ModelAttributes.of(Model.self).attributes.compactMap { attribute -> Element? in
-            guard let value = values[attribute.name] else { return nil }
-            return Element(keyPath: attribute.keyPath, attributeName: attribute.name, value: value)
+        let attributes = ModelAttributes.of(Model.self)
+        let named = attributes.attributes.map { ($0.name, $0.keyPath) } + attributes.relationships.map { ($0.name, $0.metadata.keyPath) }
+        return named.compactMap { name, keyPath -> Element? in
+            guard let value = values[name] else { return nil }
+            return Element(keyPath: keyPath, attributeName: name, value: value)
         }.makeIterator()
     }
 

@@ -20,12 +20,22 @@ struct ModelAttributes<Model: PersistentModel>: @unchecked Sendable {
         let copy: ((_ target: Model, _ source: Model) -> Void)?
     }
 
+    /// One relationship: its stored name and what the metadata says of it.
+    struct Relationship {
+        let name: String
+        let metadata: RelationshipMetadata<Model>
+    }
+
     /// The attributes in the order the metadata lists them.
     let attributes: [Attribute]
+    /// The relationships in the order the metadata lists them.
+    let relationships: [Relationship]
     /// What is wrong with the model's shape or metadata, one sentence each; empty when valid.
     let problems: [String]
     private let indexByName: [String: Int]
     private let indexByKeyPath: [AnyKeyPath: Int]
+    private let relationshipIndexByName: [String: Int]
+    private let relationshipIndexByKeyPath: [AnyKeyPath: Int]
 
     private static var cache: Locked<[ObjectIdentifier: any Sendable]> { modelAttributesCache }
 
@@ -54,7 +64,7 @@ struct ModelAttributes<Model: PersistentModel>: @unchecked Sendable {
         }
         // The key paths of such a class are computed, so the checks below would only repeat this.
         guard problems.isEmpty else {
-            self.init(attributes: [], problems: problems)
+            self.init(attributes: [], relationships: [], problems: problems)
             return
         }
         // A wrapped property `x` is stored as `_x`. (An @Observable model's storage is too; it is
@@ -87,6 +97,11 @@ struct ModelAttributes<Model: PersistentModel>: @unchecked Sendable {
                 problems.append("\(subject)'s schemaMetadata lists \\.\(name) twice")
                 continue
             }
+            if type(of: keyPath).valueType is any RelationshipValue.Type {
+                problems.append("\(subject).\(name) holds models; list it among the relationships, not the attributes: "
+                    + "`relationships: [.relationship(\\.\(name))]`")
+                continue
+            }
             let copy = Self.copier(for: keyPath)
             if copy == nil && name != "id" {
                 problems.append("\(subject).\(name) is a `let`; make it a `var`, because rollback and refresh set "
@@ -98,12 +113,30 @@ struct ModelAttributes<Model: PersistentModel>: @unchecked Sendable {
             problems.append("\(subject)'s schemaMetadata does not list \\.id among its attributes")
         }
 
-        self.init(attributes: attributes, problems: problems)
+        var relationships: [Relationship] = []
+        for relationship in Model.schemaMetadata.relationships {
+            guard let name = StoredProperties.name(of: relationship.keyPath, among: fields) else {
+                problems.append("a relationship key path of \(subject), to \(relationship.destination), is not a plain stored "
+                    + "property; a relationship is a stored `var` of the model itself")
+                continue
+            }
+            if attributes.contains(where: { $0.name == name }) || relationships.contains(where: { $0.name == name }) {
+                problems.append("\(subject)'s schemaMetadata lists \\.\(name) twice")
+                continue
+            }
+            relationships.append(Relationship(name: name, metadata: relationship))
+        }
+
+        self.init(attributes: attributes, relationships: relationships, problems: problems)
     }
 
-    private init(attributes: [Attribute], problems: [String]) {
+    private init(attributes: [Attribute], relationships: [Relationship], problems: [String]) {
         self.attributes = attributes
+        self.relationships = relationships
         self.problems = problems
+        relationshipIndexByName = Dictionary(relationships.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        relationshipIndexByKeyPath = Dictionary(relationships.enumerated().map { ($1.metadata.keyPath as AnyKeyPath, $0) },
+                                                uniquingKeysWith: { first, _ in first })
         indexByName = Dictionary(attributes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         indexByKeyPath = Dictionary(attributes.enumerated().map { ($1.keyPath as AnyKeyPath, $0) }, uniquingKeysWith: { first, _ in first })
     }
@@ -133,16 +166,27 @@ struct ModelAttributes<Model: PersistentModel>: @unchecked Sendable {
         return _openExistential(type(of: keyPath).valueType, do: make)
     }
 
-    /// The stored name of the attribute a key path names, `nil` when it names no attribute.
+    /// The stored name of the attribute or relationship a key path names, `nil` when it names
+    /// neither.
     /// - Complexity: O(1).
     func name(of keyPath: AnyKeyPath) -> String? {
+        indexByKeyPath[keyPath].map { attributes[$0].name } ?? relationshipName(of: keyPath)
+    }
+
+    /// The stored name of the attribute (not relationship) a key path names.
+    func attributeName(of keyPath: AnyKeyPath) -> String? {
         indexByKeyPath[keyPath].map { attributes[$0].name }
     }
 
-    /// The key path of the attribute stored under `name`, `nil` when there is none.
+    /// The stored name of the relationship a key path names, `nil` when it names none.
+    func relationshipName(of keyPath: AnyKeyPath) -> String? {
+        relationshipIndexByKeyPath[keyPath].map { relationships[$0].name }
+    }
+
+    /// The key path of the attribute or relationship stored under `name`, `nil` when there is none.
     /// - Complexity: O(1).
     func keyPath(named name: String) -> (any PartialKeyPath<Model> & Sendable)? {
-        indexByName[name].map { attributes[$0].keyPath }
+        indexByName[name].map { attributes[$0].keyPath } ?? relationshipIndexByName[name].map { relationships[$0].metadata.keyPath }
     }
 
     /// Sets every attribute of `target` to its value in `source`; `target` keeps its identity.
@@ -154,3 +198,9 @@ struct ModelAttributes<Model: PersistentModel>: @unchecked Sendable {
 /// The cache of ``ModelAttributes`` per model type; a global because generic types have no
 /// stored statics.
 private let modelAttributesCache = Locked<[ObjectIdentifier: any Sendable]>([:])
+
+/// The value types of relationship properties (an optional model, an array of models), so that
+/// an attribute holding models can be recognised by its key path's value type.
+protocol RelationshipValue {}
+extension Optional: RelationshipValue where Wrapped: PersistentModel {}
+extension Array: RelationshipValue where Element: PersistentModel {}

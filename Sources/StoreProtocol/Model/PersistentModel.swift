@@ -42,8 +42,23 @@ extension PersistentModel {
     /// Sets this instance's attributes to `values`, keeping its identity: decodes a fresh
     /// instance and assigns each attribute through its key path.
     /// - Throws: `DecodingError` when the values do not decode as `Self`; nothing changes then.
+    /// A new instance with the attributes in `values` and no related models: a snapshot holds
+    /// relationships as keys, which only a context can resolve to instances
+    /// (``ModelContext`` sets them after decoding).
+    /// - Throws: what ``SnapshotDecoder`` throws.
+    static func decodeDetached(_ values: [String: SnapshotValue]) throws -> Self {
+        let relationships = ModelAttributes.of(Self.self).relationships
+        guard !relationships.isEmpty else { return try SnapshotDecoder().decode(Self.self, fromAttributes: values) }
+        var attributes = values
+        for relationship in relationships {
+            // An empty array decodes as `[]` without decoding a model; an absent key as `nil`.
+            attributes[relationship.name] = relationship.metadata.isToMany ? .array([]) : nil
+        }
+        return try SnapshotDecoder().decode(Self.self, fromAttributes: attributes)
+    }
+
     func assignValues(_ values: [String: SnapshotValue]) throws {
-        let fresh = try SnapshotDecoder().decode(Self.self, fromAttributes: values)
+        let fresh = try Self.decodeDetached(values)
         ModelAttributes.of(Self.self).copyValues(from: fresh, to: self)
     }
 }

@@ -7,14 +7,44 @@ public struct Schema: Sendable, CustomStringConvertible {
     private let indexByName: [String: Int]
     private let indexByType: [ObjectIdentifier: Int]
 
+    /// A schema of `types` and of every model type their relationships reach (as SwiftData
+    /// includes related models).
     public init(_ types: [any PersistentModel.Type]) {
         var entities: [Entity] = []
-        for type in types where !entities.contains(where: { $0.modelType == type }) {
-            entities.append(Entity(type))
+        var pending = types
+        while !pending.isEmpty {
+            let type = pending.removeFirst()
+            guard !entities.contains(where: { $0.modelType == type }) else { continue }
+            let entity = Entity(type)
+            entities.append(entity)
+            pending.append(contentsOf: entity.destinationTypes)
         }
-        self.entities = entities
         indexByName = Dictionary(entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
         indexByType = Dictionary(entities.enumerated().map { (ObjectIdentifier($1.modelType), $0) }, uniquingKeysWith: { a, _ in a })
+        self.entities = Self.pairingInverses(entities)
+    }
+
+    /// Each relationship with its inverse named on both sides, whichever side declared it; a
+    /// declared inverse that does not name the other side back is a problem of its entity.
+    private static func pairingInverses(_ entities: [Entity]) -> [Entity] {
+        var entities = entities
+        for (index, entity) in entities.enumerated() {
+            for (position, relationship) in entity.relationships.enumerated() {
+                guard let other = entities.first(where: { $0.name == relationship.destination }) else { continue }
+                if let inverse = relationship.inverse {
+                    guard let back = other.relationships.first(where: { $0.name == inverse }), back.destination == entity.name,
+                          back.inverse == nil || back.inverse == relationship.name else {
+                        entities[index].problems.append("\(entity.name).\(relationship.name) names \(other.name).\(inverse) as its "
+                            + "inverse, which is not a relationship of \(other.name) back to \(entity.name) (or names another inverse); "
+                            + "list it among \(other.name)'s relationships")
+                        continue
+                    }
+                } else if let back = other.relationships.first(where: { $0.destination == entity.name && $0.inverse == relationship.name }) {
+                    entities[index].relationships[position].inverse = back.name
+                }
+            }
+        }
+        return entities
     }
 
     public init(_ types: any PersistentModel.Type...) { self.init(types) }
@@ -59,17 +89,23 @@ extension Schema {
         public let uniqueConstraints: [[String]]
         /// Indexed attribute groups.
         public let indices: [[String]]
-        /// Attributes a deletion keeps in its tombstone.
+        /// Attributes (and relationships) a deletion keeps in its tombstone.
         public let preservedOnDeletion: Set<String>
+        /// The relationships, in the order ``SchemaMetadata/relationships`` lists them.
+        public internal(set) var relationships: [Relationship]
         /// The attributes a ``QueryExpression`` can name (those of a type ``QueryValueType``
         /// lists, optional or not), by stored name, as a translated query names them: what a
         /// store needs to keep an index whose keys compare as the query does
         /// (``QueryAttribute/value(in:)``).
         public let queryAttributes: [String: QueryAttribute]
 
-        /// The attribute names, for checking what a model encodes.
+        /// The attribute and relationship names, for checking what a model encodes.
         let attributeNameSet: Set<String>
-        let problems: [String]
+        var problems: [String]
+        /// How the context reads and writes each relationship, by name.
+        let relationshipAccess: [String: RelationshipAccess]
+        /// The model types the relationships lead to.
+        let destinationTypes: [any PersistentModel.Type]
 
         init<Model: PersistentModel>(_ type: Model.Type) {
             let attributes = ModelAttributes.of(type)
@@ -86,7 +122,22 @@ extension Schema {
             name = Model.entityName
             modelType = type
             attributeNames = attributes.attributes.map(\.name)
-            attributeNameSet = Set(attributeNames)
+            attributeNameSet = Set(attributeNames).union(attributes.relationships.map(\.name))
+            relationships = attributes.relationships.map { relationship in
+                let metadata = relationship.metadata
+                func inverseName<Destination: PersistentModel>(_ type: Destination.Type) -> String? {
+                    metadata.inverse.flatMap { ModelAttributes.of(type).relationshipName(of: $0) }
+                }
+                let inverse = inverseName(metadata.destination)
+                if metadata.inverse != nil, inverse == nil {
+                    problems.append("\(Model.self).\(relationship.name): its inverse key path is not among "
+                        + "\(metadata.destination)'s relationships; list it there too")
+                }
+                return Relationship(name: relationship.name, destination: metadata.destination.entityName,
+                                    isToMany: metadata.isToMany, deleteRule: metadata.deleteRule, inverse: inverse)
+            }
+            relationshipAccess = Dictionary(attributes.relationships.map { ($0.name, $0.metadata.access) }, uniquingKeysWith: { a, _ in a })
+            destinationTypes = attributes.relationships.map(\.metadata.destination)
             uniqueConstraints = metadata.unique.map { names($0, "unique") }
             indices = metadata.indexed.map { names($0, "indexed") }
             preservedOnDeletion = Set(names(metadata.preservedOnDeletion, "preserved-on-deletion"))

@@ -24,6 +24,8 @@
 public struct SchemaMetadata<Model: PersistentModel>: Sendable {
     /// Every stored attribute, `\.id` included, in the order the store lists them.
     public var attributes: [any PartialKeyPath<Model> & Sendable]
+    /// The relationships: properties whose values are other models (``RelationshipMetadata``).
+    public var relationships: [RelationshipMetadata<Model>]
     /// Each inner array is one constraint: no two models may share all of its values. Inserting a
     /// model that collides with a stored one updates the stored one instead.
     public var unique: [[any PartialKeyPath<Model> & Sendable]]
@@ -34,11 +36,13 @@ public struct SchemaMetadata<Model: PersistentModel>: Sendable {
 
     public init(
         attributes: [any PartialKeyPath<Model> & Sendable],
+        relationships: [RelationshipMetadata<Model>] = [],
         unique: [[any PartialKeyPath<Model> & Sendable]] = [],
         indexed: [[any PartialKeyPath<Model> & Sendable]] = [],
         preservedOnDeletion: [any PartialKeyPath<Model> & Sendable] = []
     ) {
         self.attributes = attributes
+        self.relationships = relationships
         self.unique = unique
         self.indexed = indexed
         self.preservedOnDeletion = preservedOnDeletion

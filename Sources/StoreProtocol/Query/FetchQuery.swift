@@ -50,6 +50,14 @@ public struct FetchQuery: Sendable, Hashable {
     /// At most how many rows to return after the offset (`nil`: all).
     public var fetchLimit: Int?
 
+    /// Whether part of the predicate or sort did not translate, so that it is decided on models.
+    public var needsModels: Bool {
+        switch (filter, sort) {
+        case (.narrowed, _), (.untranslated, _), (_, .untranslated): return true
+        default: return false
+        }
+    }
+
     public init(entityName: String, filter: Filter, sort: Sort, fetchOffset: Int? = nil, fetchLimit: Int? = nil) {
         self.entityName = entityName
         self.filter = filter

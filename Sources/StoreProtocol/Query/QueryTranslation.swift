@@ -85,7 +85,7 @@ struct QueryTranslator {
     init<T: PersistentModel>(model: T.Type, root: PredicateExpressions.VariableID) {
         self.root = root
         let attributes = ModelAttributes.of(T.self)
-        attributeName = { attributes.name(of: $0) }
+        attributeName = { attributes.attributeName(of: $0) }   // a relationship is no value a store compares
     }
 
     /// The translation of an expression, or why it has none.

@@ -4,7 +4,8 @@ import Foundation
 /// without a JSON round trip.
 ///
 /// `Date`, `UUID`, `Data` and `Decimal` keep their own cases; `URL` becomes its absolute string;
-/// every integer width becomes ``SnapshotValue/int(_:)``.
+/// every integer width becomes ``SnapshotValue/int(_:)``. A model inside the value encoded (a
+/// relationship) becomes its primary key.
 public struct SnapshotEncoder: Sendable {
     public init() {}
 
@@ -78,6 +79,15 @@ enum SnapshotEncoding {
         if type == UInt16.self { return .value(integer(reinterpret(value, as: UInt16.self))) }
         if type == UInt32.self { return .value(integer(reinterpret(value, as: UInt32.self))) }
         if type == UInt64.self { return .value(integer(reinterpret(value, as: UInt64.self))) }
+        // A model inside a model is a relationship: its primary key, never a nested copy (which
+        // would also recurse forever through an inverse).
+        if let model = value as? any PersistentModel {
+            let path = codingPath()
+            if !path.isEmpty { return .value(model.persistentModelID.primaryKey) }
+            let encoder = Encoder(codingPath: path)
+            try value.encode(to: encoder)
+            return encoder.slot ?? .value(.object([:]))
+        }
         let encoder = Encoder(codingPath: codingPath())
         try value.encode(to: encoder)
         return encoder.slot ?? .value(.object([:]))

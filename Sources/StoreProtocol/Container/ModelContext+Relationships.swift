@@ -1,0 +1,204 @@
+import Foundation
+
+/// Relationships in the context: loading related models, keeping inverses in step, inserting
+/// related new models, and delete rules.
+///
+/// Loading is eager and batched: when a fetch (or a refresh, or a rollback) gives models their
+/// stored values, the context loads the models their relationships name that it does not hold
+/// yet, with one store fetch per destination entity and level of the graph, then sets each
+/// relationship to the registered instances (the identity map: one instance per identifier).
+/// A reference to a model that is no longer stored (a ``DeleteRule/noAction`` delete, another
+/// process's delete) is dropped.
+extension ModelContext {
+    // MARK: Loading
+
+    /// Sets the relationships of every model given stored values since the last call, loading
+    /// the models they name, level by level.
+    /// - Throws: what the store throws for the batch fetches.
+    func resolvePendingRelationships() throws {
+        while !pendingResolution.isEmpty {
+            let level = pendingResolution.filter { !$0.entity.relationships.isEmpty && $0.baseline != nil }
+            pendingResolution.removeAll()
+            // One fetch per destination entity for the keys not registered yet.
+            var missing: [String: [SnapshotValue]] = [:]
+            var seen = Set<PersistentIdentifier>()
+            for registration in level {
+                for relationship in registration.entity.relationships {
+                    for id in relationship.identifiers(in: registration.baseline ?? [:])
+                    where registrations[id] == nil && seen.insert(id).inserted {
+                        missing[id.entityName, default: []].append(id.primaryKey)
+                    }
+                }
+            }
+            for (entityName, keys) in missing.sorted(by: { $0.key < $1.key }) {
+                guard let entity = container.schema.entity(named: entityName) else { continue }
+                try loadModels(entity.modelType, primaryKeys: keys)   // registers them, for the next level
+            }
+            for registration in level { assignRelationships(registration) }
+        }
+    }
+
+    /// Sets a registration's relationships to the registered instances its baseline names, and
+    /// drops from the baseline the references to models that are not there.
+    private func assignRelationships(_ registration: Registration) {
+        guard var baseline = registration.baseline else { return }
+        var pruned = false
+        for relationship in registration.entity.relationships {
+            guard let access = registration.entity.relationshipAccess[relationship.name] else { continue }
+            let identifiers = relationship.identifiers(in: baseline)
+            let members = identifiers.compactMap { registrations[$0]?.model }
+            access.setMembers(registration.model, members)
+            if members.count != identifiers.count {
+                let keys = members.map { $0.persistentModelID.primaryKey }
+                baseline[relationship.name] = relationship.isToMany ? .array(keys) : keys.first
+                pruned = true
+            }
+        }
+        if pruned { registration.baseline = baseline }
+    }
+
+    /// Fetches and registers the stored models of `type` with these primary keys, in one store
+    /// fetch (`keys.contains($0.id)`, which stores answer from their key index).
+    private func loadModels<T: PersistentModel>(_ type: T.Type, primaryKeys: [SnapshotValue]) throws {
+        let decoder = SnapshotDecoder()
+        let ids = primaryKeys.compactMap { try? decoder.decode(T.ID.self, from: $0) }
+        guard !ids.isEmpty else { return }
+        let idKeyPath = Self.idKeyPath(of: T.self)
+        let byIDs = Predicate<T> { model in
+            PredicateExpressions.build_contains(
+                PredicateExpressions.build_Arg(ids),
+                PredicateExpressions.build_KeyPath(root: model, keyPath: idKeyPath))
+        }
+        let store = try container.stores[container.storeIndex(for: T.self)]
+        for snapshot in try fetchSnapshots(FetchDescriptor<T>(predicate: byIDs), from: store) {
+            let _: T = try materialize(snapshot)
+        }
+    }
+
+    /// The listed key path of `id`, `==` to `\Trip.id`, so that stores look rows up by key
+    /// (`\T.id` in generic code is another key path, through the protocol).
+    static func idKeyPath<T: PersistentModel>(of type: T.Type) -> any KeyPath<T, T.ID> & Sendable {
+        guard let listed = ModelAttributes.of(T.self).keyPath(named: "id") as? KeyPath<T, T.ID> else { return \T.id }
+        // Key paths are immutable; `Sendable` is a marker, so the layout is the same.
+        return unsafeBitCast(listed, to: (any KeyPath<T, T.ID> & Sendable).self)
+    }
+
+    // MARK: Pending changes
+
+    /// Brings relationships in order before a save (``save()`` calls it): inserts related models
+    /// the context does not hold yet (as SwiftData inserts them with their owner), sets the
+    /// inverse of every relationship changed since the last save, and applies the delete rules
+    /// of deleted models (cascades are deleted in the same save, nullified inverses updated).
+    /// - Throws: ``ModelContextError/Code/deleteDenied`` when a deleted model is still related
+    ///   through a ``DeleteRule/deny`` relationship; the models are then as they were, and so is
+    ///   the store.
+    public func processPendingChanges() throws {
+        insertRelatedModels()
+        keepInversesInStep()
+        try applyDeleteRules()
+    }
+
+    /// Inserts every model reachable through relationships from `start` (every model the
+    /// context holds when `nil`) that the context does not hold.
+    func insertRelatedModels(from start: [Registration]? = nil) {
+        var pending = (start ?? Array(registrations.values)).filter { $0.state != .deleted && !$0.entity.relationships.isEmpty }
+        while let registration = pending.popLast() {
+            for relationship in registration.entity.relationships {
+                for member in registration.entity.relationshipAccess[relationship.name]?.members(registration.model) ?? [] {
+                    let id = member.persistentModelID
+                    if let known = registrations[id], known.model === member { continue }
+                    insertAny(member)
+                    if let inserted = registrations[id], inserted.model === member { pending.append(inserted) }
+                }
+            }
+        }
+    }
+
+    /// For each relationship changed since its model's last save (or since it was inserted),
+    /// adds the model to the inverse of each new member and removes it from each former one. A
+    /// to-one inverse that named another model is taken from it. Deleted models too: a member
+    /// taken out before the delete is no longer the delete rule's business.
+    private func keepInversesInStep() {
+        for registration in registrations.values.sorted(by: { $0.order < $1.order }) {
+            for relationship in registration.entity.relationships {
+                guard let inverseName = relationship.inverse,
+                      let access = registration.entity.relationshipAccess[relationship.name],
+                      let destination = container.schema.entity(named: relationship.destination),
+                      let inverse = destination.relationships.first(where: { $0.name == inverseName }),
+                      let inverseAccess = destination.relationshipAccess[inverseName] else { continue }
+                let members = access.members(registration.model)
+                let before = relationship.identifiers(in: registration.baseline ?? [:])
+                let beforeSet = Set(before)
+                let nowSet = Set(members.map(\.persistentModelID))
+                for member in members where !beforeSet.contains(member.persistentModelID) {
+                    if !inverse.isToMany, let previous = inverseAccess.members(member).first, previous !== registration.model {
+                        access.remove(previous, member)
+                    }
+                    inverseAccess.add(member, registration.model)
+                }
+                for id in before where !nowSet.contains(id) {
+                    guard let former = registrations[id]?.model else { continue }
+                    inverseAccess.remove(former, registration.model)
+                }
+            }
+        }
+    }
+
+    /// Cascades deletions, refuses a denied one, and nullifies inverses.
+    private func applyDeleteRules() throws {
+        let deleted = registrations.values.filter { $0.state == .deleted }.sorted { $0.deleteOrder < $1.deleteOrder }
+        guard deleted.contains(where: { !$0.entity.relationships.isEmpty }) else { return }
+        // Everything a cascade reaches, before changing anything, so that a denial changes nothing.
+        var deleting = Set(deleted.map { $0.model.persistentModelID })
+        var order: [any PersistentModel] = deleted.map(\.model)
+        var next = 0
+        while next < order.count {
+            let model = order[next]
+            next += 1
+            guard let entity = container.schema.entity(named: model.persistentModelID.entityName) else { continue }
+            for relationship in entity.relationships where relationship.deleteRule == .cascade {
+                for member in members(of: model, relationship, in: entity) where deleting.insert(member.persistentModelID).inserted {
+                    order.append(member)
+                }
+            }
+        }
+        for model in order {
+            guard let entity = container.schema.entity(named: model.persistentModelID.entityName) else { continue }
+            for relationship in entity.relationships where relationship.deleteRule == .deny {
+                if let kept = members(of: model, relationship, in: entity).first(where: { !deleting.contains($0.persistentModelID) }) {
+                    throw ModelContextError(.deleteDenied,
+                        "\(model.persistentModelID) cannot be deleted: its relationship `\(relationship.name)` (delete rule deny) "
+                        + "still holds \(kept.persistentModelID). Remove it from the relationship or delete it first; nothing was saved.")
+                }
+            }
+        }
+        for model in order.dropFirst(deleted.count) { deleteAny(model) }
+        for model in order {
+            guard let entity = container.schema.entity(named: model.persistentModelID.entityName) else { continue }
+            for relationship in entity.relationships where relationship.deleteRule == .nullify {
+                guard let inverseName = relationship.inverse,
+                      let inverseAccess = container.schema.entity(named: relationship.destination)?.relationshipAccess[inverseName]
+                else { continue }
+                for member in members(of: model, relationship, in: entity) where !deleting.contains(member.persistentModelID) {
+                    inverseAccess.remove(member, model)
+                }
+            }
+        }
+    }
+
+    /// The models a relationship of a deleted model holds now (those it held before were
+    /// taken out of their inverses by ``keepInversesInStep()``).
+    private func members(of model: any PersistentModel, _ relationship: Schema.Relationship, in entity: Schema.Entity) -> [any PersistentModel] {
+        entity.relationshipAccess[relationship.name]?.members(model) ?? []
+    }
+
+    private func deleteAny(_ model: any PersistentModel) {
+        func open<T: PersistentModel>(_ model: T) { delete(model) }
+        open(model)
+    }
+
+    private func insertAny(_ model: any PersistentModel) {
+        func open<T: PersistentModel>(_ model: T) { insert(model) }
+        open(model)
+    }
+}

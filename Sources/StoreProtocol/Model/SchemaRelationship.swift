@@ -1,0 +1,39 @@
+extension Schema {
+    /// One relationship of an entity, as a store sees it: a snapshot holds it under ``name`` as
+    /// primary keys of ``destination`` (see ``RelationshipMetadata``). A store keeps the value as
+    /// it keeps any attribute; a SQL backend may keep a to-one as a foreign key column.
+    public struct Relationship: Sendable, Hashable, CustomStringConvertible {
+        /// The property name, under which snapshots hold the related primary keys.
+        public let name: String
+        /// The entity name of the related models.
+        public let destination: String
+        /// Whether the value is an array of keys (`[BucketListItem]`) rather than one key or
+        /// none (`LivingAccommodation?`).
+        public let isToMany: Bool
+        public let deleteRule: DeleteRule
+        /// The destination's relationship that names this entity back, when there is one.
+        public internal(set) var inverse: String?
+
+        init(name: String, destination: String, isToMany: Bool, deleteRule: DeleteRule, inverse: String? = nil) {
+            self.name = name
+            self.destination = destination
+            self.isToMany = isToMany
+            self.deleteRule = deleteRule
+            self.inverse = inverse
+        }
+
+        /// The identifiers a snapshot's value of this relationship names, in order.
+        /// - Complexity: O(*n*) in the number of related models.
+        public func identifiers(in values: [String: SnapshotValue]) -> [PersistentIdentifier] {
+            switch values[name] {
+            case nil, .null?: return []
+            case .array(let keys)?: return keys.map { PersistentIdentifier(entityName: destination, primaryKey: $0) }
+            case let key?: return [PersistentIdentifier(entityName: destination, primaryKey: key)]
+            }
+        }
+
+        public var description: String {
+            "\(name) -> \(isToMany ? "[\(destination)]" : "\(destination)?")" + (inverse.map { " (inverse \($0))" } ?? "")
+        }
+    }
+}
