@@ -225,6 +225,27 @@ import Testing
         static let schemaMetadata = SchemaMetadata<NoID>(attributes: [\.name])
     }
 
+    /// A model-typed property listed as an attribute instead of a relationship.
+    final class ModelAsAttribute: PersistentModel {
+        var id = UUID()
+        var partner: ListedTwice?
+        static let schemaMetadata = SchemaMetadata<ModelAsAttribute>(attributes: [\.id, \.partner])
+    }
+
+    final class Pet: PersistentModel {
+        var id = UUID()
+        var owner: PetOwner?
+        static let schemaMetadata = SchemaMetadata<Pet>(attributes: [\.id])   // `owner` not listed
+    }
+
+    /// An inverse that the other side does not list among its relationships.
+    final class PetOwner: PersistentModel {
+        var id = UUID()
+        var pets: [Pet] = []
+        static let schemaMetadata = SchemaMetadata<PetOwner>(
+            attributes: [\.id], relationships: [.relationship(\.pets, inverse: \Pet.owner)])
+    }
+
     /// Each refused shape, with words its error must contain: the property and what is wrong.
     static var refused: [(any PersistentModel.Type, [String])] { [
         (WeakReference.self, ["owner", "weak"]),
@@ -240,6 +261,8 @@ import Testing
         (NothingListed.self, ["lists no attributes", "attributes: [\\.id, \\.name]"]),
         (ListedTwice.self, ["\\.name twice"]),
         (NoID.self, ["does not list \\.id"]),
+        (ModelAsAttribute.self, ["partner", "list it among the relationships"]),
+        (PetOwner.self, ["PetOwner.pets", "inverse", "Pet's relationships"]),
     ] }
 
     @Test(arguments: refused.indices)

@@ -31,6 +31,7 @@ COMPILED = "Sources/StoreBuildingBlocks/CompiledQueryExpression.swift"
 EVALUATOR = "Sources/StoreBuildingBlocks/QueryEvaluator.swift"
 ATTRIBUTE_INDEX = "Sources/StoreBuildingBlocks/AttributeIndex.swift"
 CANDIDATES = "Sources/StoreBuildingBlocks/IndexedCandidates.swift"
+RELATIONSHIPS = "Sources/StoreProtocol/Container/ModelContext+Relationships.swift"
 CHUNKS = "Sources/StoreBuildingBlocks/SortedChunks.swift"
 TIME_RANGE = "Sources/LogStore/TimeRange.swift"
 
@@ -120,7 +121,10 @@ MUTATIONS = [
     m("Q14", "query", TIME_RANGE, "a log time range reads a lower bound as an upper bound",
       "case .greaterThan, .greaterThanOrEqual: lower = max(lower, bound)", "case .greaterThan, .greaterThanOrEqual: upper = min(upper, bound)"),
     m("Q15", "query", ATTRIBUTE_INDEX, "a range lookup leaves out the rows holding nil",
-      "guard collect(from: null, to: null, into: &keys, limit: limit),\n              collect(", "guard collect("),
+      "guard collect(from: null, to: null, into: &keys, limit: limit),\n              collect(", "guard collect(",
+      equivalent="a translated comparison with <, <=, > or >= never names an optional attribute (#Predicate has no < on "
+                 "optionals; they go through ?? or flatMap, which no lookup reads), so no nil row is in such a range; "
+                 "the lookup keeps them as a superset in case a query ever does"),
     m("Q16", "query", CANDIDATES, "two bounds on one attribute keep the looser lower bound",
       "range.lower.map({ $0.key < lower.key ||", "range.lower.map({ lower.key < $0.key ||"),
     m("Q17", "query", ATTRIBUTE_INDEX, "a descending walk hands rows with one value on last-inserted first",
@@ -133,6 +137,27 @@ MUTATIONS = [
     m("Q20", "query", CHUNKS, "a chunk splits at the wrong place and loses its order",
       "chunks.insert(upper, at: chunk + 1)", "chunks.insert(upper, at: chunk)"),
     m("P02", "query", DESCRIPTOR, "fetchLimit off by one", "min(results.endIndex, start + max(0, $0))", "min(results.endIndex, start + max(0, $0) + 1)"),
+
+    # Relationships in the context.
+    m("R01", "context", RELATIONSHIPS, "a member added to a to-many side does not get its inverse set",
+      "                    inverseAccess.add(member, registration.model)\n", "\n"),
+    m("R02", "context", RELATIONSHIPS, "a member taken out of a relationship keeps naming its former owner",
+      "                    inverseAccess.remove(former, registration.model)\n", "\n"),
+    m("R03", "context", RELATIONSHIPS, "a cascade is not applied",
+      "for model in order.dropFirst(deleted.count) { deleteAny(model) }", "_ = order"),
+    m("R04", "context", RELATIONSHIPS, "deny is not checked",
+      "if let kept = members(of: model, relationship, in: entity).first(where: { !deleting.contains($0.persistentModelID) }) {",
+      "if let kept = members(of: model, relationship, in: entity).first(where: { _ in false }) {"),
+    m("R05", "context", RELATIONSHIPS, "a dangling reference stays in the baseline, so that loading makes the context dirty",
+      "        if pruned { registration.baseline = baseline }", "        _ = pruned"),
+    m("R06", "context", RELATIONSHIPS, "a to-one inverse taken by another model stays with its former owner too",
+      "                        access.remove(previous, member)\n", "\n"),
+    m("R07", "context", RELATIONSHIPS, "nullify leaves the inverse naming the deleted model",
+      "                    inverseAccess.remove(member, model)\n", "\n"),
+    m("R09", "context", CONTEXT_FETCH, "a predicate that follows a relationship is left to the store, on models without it",
+      "!ModelAttributes.of(T.self).relationships.isEmpty && FetchQuery(descriptor).needsModels", "false && FetchQuery(descriptor).needsModels"),
+    m("R08", "context", RELATIONSHIPS, "related new models are not inserted with their owner",
+      "        insertRelatedModels()\n        keepInversesInStep()", "        keepInversesInStep()"),
 
     # History: tokens, expiry, retention, merging.
     m("H01", "history", HISTORY, "history after a token includes the token's own transaction",
@@ -181,13 +206,14 @@ MUTATIONS = [
     m("C09", "context", CONTEXT, "deleting an unregistered model is ignored",
       "        registration.deleteOrder = registration.order\n        registrations[id] = registration", "        _ = registration"),
     m("C10", "context", CONTEXT_FETCH, "fetchIdentifiers ignores the context's pending changes",
-      "if descriptor.includePendingChanges, try hasPendingChanges(for: T.self) {\n            return try fetch(descriptor).map { $0.persistentModelID }",
-      "if false, try hasPendingChanges(for: T.self) {\n            return try fetch(descriptor).map { $0.persistentModelID }"),
+      "if try mayFollowRelationships(descriptor) || descriptor.includePendingChanges && hasPendingChanges(for: T.self) {\n            return try fetch(descriptor).map { $0.persistentModelID }",
+      "if try mayFollowRelationships(descriptor) || false && hasPendingChanges(for: T.self) {\n            return try fetch(descriptor).map { $0.persistentModelID }"),
     m("C11", "context", CONTEXT_FETCH, "fetchCount ignores the context's pending changes",
-      "if descriptor.includePendingChanges, try hasPendingChanges(for: T.self) { return try fetch(descriptor).count }",
-      "if false, try hasPendingChanges(for: T.self) { return try fetch(descriptor).count }"),
+      "if try mayFollowRelationships(descriptor) || descriptor.includePendingChanges && hasPendingChanges(for: T.self) {\n            return try fetch(descriptor).count",
+      "if try mayFollowRelationships(descriptor) || false && hasPendingChanges(for: T.self) {\n            return try fetch(descriptor).count"),
     m("C12", "context", CONTEXT_FETCH, "fetch ignores pending changes",
-      "guard descriptor.includePendingChanges, try hasPendingChanges(for: T.self) else {", "guard false, try hasPendingChanges(for: T.self) else {"),
+      "let pending = try descriptor.includePendingChanges && hasPendingChanges(for: T.self)",
+      "let pending = try false && hasPendingChanges(for: T.self)"),
     m("C13", "context", CONTEXT_FETCH, "enumerate does not notice mutations during the enumeration",
       "if guardMutations, hasChanges {", "if guardMutations, false {"),
 

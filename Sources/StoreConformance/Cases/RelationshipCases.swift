@@ -163,6 +163,20 @@ enum RelationshipCases {
             try checkEqual(voyageUpdates, ["bucketList"], "the voyage's updated attributes")
             try checkEqual(insertedItems, 1, "items inserted with the voyage's change")
         },
+        ConformanceCase(area: "relationships", name: "predicatesAndSortsThatFollowARelationshipSeeItSet") { target in
+            let container = try target.makeContainer()
+            try saveVoyage("Iceland", items: ["Geysir", "Glacier"], place: "Hotel Borg", into: container)
+            try saveVoyage("Chile", items: ["Andes"], place: "Casa", into: container)
+            let context = ModelContext(container)
+            let iceland = "Iceland"
+            let followed = FetchDescriptor<SuiteBucketItem>(predicate: #Predicate { $0.voyage?.name == iceland },
+                                                            sortBy: [SortDescriptor(\.title, order: .reverse)])
+            try checkEqual(try context.fetch(followed).map(\.title), ["Glacier", "Geysir"], "items whose voyage is Iceland")
+            try checkEqual(try ModelContext(container).fetchCount(followed), 2, "fetchCount through the relationship")
+            try checkEqual(try ModelContext(container).fetchIdentifiers(followed).count, 2, "fetchIdentifiers through the relationship")
+            let withItems = FetchDescriptor<SuiteVoyage>(predicate: #Predicate { $0.bucketList.count > 1 })
+            try checkEqual(try ModelContext(container).fetch(withItems).map(\.name), ["Iceland"], "voyages with more than one item")
+        },
         ConformanceCase(area: "relationships", name: "relationshipsSurviveReopening", requires: .persistence) { target in
             let configuration = try target.makeConfiguration()
             do {

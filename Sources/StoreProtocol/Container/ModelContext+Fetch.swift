@@ -11,7 +11,7 @@ extension ModelContext {
     ///   what the store throws.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         let store = try container.stores[container.storeIndex(for: T.self)]
-        let followsRelationships = !ModelAttributes.of(T.self).relationships.isEmpty && FetchQuery(descriptor).needsModels
+        let followsRelationships = mayFollowRelationships(descriptor)
         let pending = try descriptor.includePendingChanges && hasPendingChanges(for: T.self)
         guard followsRelationships || pending else {
             let models: [T] = try fetchSnapshots(descriptor, from: store).map { try materialize($0) }
@@ -56,7 +56,9 @@ extension ModelContext {
     /// How many models a descriptor selects.
     public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
         let store = try container.stores[container.storeIndex(for: T.self)]
-        if descriptor.includePendingChanges, try hasPendingChanges(for: T.self) { return try fetch(descriptor).count }
+        if try mayFollowRelationships(descriptor) || descriptor.includePendingChanges && hasPendingChanges(for: T.self) {
+            return try fetch(descriptor).count
+        }
         func run<S: DataStore>(_ store: S) throws -> Int {
             try store.fetchCount(DataStoreFetchRequest(descriptor: descriptor, editingState: editingState))
         }
@@ -69,7 +71,7 @@ extension ModelContext {
     /// The identifiers of the models a descriptor selects.
     public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
         let store = try container.stores[container.storeIndex(for: T.self)]
-        if descriptor.includePendingChanges, try hasPendingChanges(for: T.self) {
+        if try mayFollowRelationships(descriptor) || descriptor.includePendingChanges && hasPendingChanges(for: T.self) {
             return try fetch(descriptor).map { $0.persistentModelID }
         }
         func run<S: DataStore>(_ store: S) throws -> [PersistentIdentifier] {
@@ -110,6 +112,12 @@ extension ModelContext {
     }
 
     // MARK: Helpers
+
+    /// Whether the descriptor has a predicate or sort that a store decides on models and that
+    /// may read relationships, which only the context sets: such a fetch runs here.
+    func mayFollowRelationships<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) -> Bool {
+        !ModelAttributes.of(T.self).relationships.isEmpty && FetchQuery(descriptor).needsModels
+    }
 
     /// Whether the context holds unsaved inserts, deletes or changes of `T`.
     func hasPendingChanges<T: PersistentModel>(for type: T.Type) throws -> Bool {
