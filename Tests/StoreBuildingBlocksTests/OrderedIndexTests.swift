@@ -159,6 +159,28 @@ import Testing
         try expectAgrees(table, FetchDescriptor(predicate: #Predicate { $0.count > 5 && $0.count < 2 }), narrowed: true, "crossed")
     }
 
+    /// Several bounds on one attribute narrow to the tightest range, whichever order they come in.
+    @Test func theTightestBoundsWin() throws {
+        var table = SnapshotTable(schema: Schema([Reading.self]))
+        let snapshots = (0..<1_000).map { number in
+            let key = SnapshotValue.uuid(UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", number))!)
+            return DefaultSnapshot(persistentIdentifier: PersistentIdentifier(entityName: Reading.entityName, primaryKey: key), values: [
+                "id": key, "level": .double(0), "station": .string("s"), "count": .int(Int64(number)), "note": .null])
+        }
+        _ = try table.apply(DataStoreSaveChangesRequest(editingState: EditingState(), inserted: snapshots), storeIdentifier: "S")
+        func candidates(_ predicate: Predicate<Reading>) -> Int {
+            table.candidates(for: DataStoreFetchRequest(descriptor: FetchDescriptor(predicate: predicate))).count
+        }
+        #expect(candidates(#Predicate { $0.count > 100 && $0.count > 900 }) == 99)
+        #expect(candidates(#Predicate { $0.count > 900 && $0.count > 100 }) == 99)
+        #expect(candidates(#Predicate { $0.count < 500 && $0.count < 10 }) == 10)
+        #expect(candidates(#Predicate { $0.count < 10 && $0.count < 500 }) == 10)
+        #expect(candidates(#Predicate { $0.count >= 995 && $0.count > 995 }) == 4)
+        #expect(candidates(#Predicate { $0.count > 995 && $0.count >= 995 }) == 4)
+        #expect(candidates(#Predicate { $0.count <= 3 && $0.count < 3 }) == 3)
+        #expect(candidates(#Predicate { 10 < $0.count && $0.count <= 20 }) == 10)
+    }
+
     @Test(arguments: [11, 22, 33] as [UInt64])
     func walksInSortOrderMatchEvaluationOnModels(seed: UInt64) throws {
         var random = Generator(state: seed)
