@@ -4,7 +4,9 @@
 /// from values and read the values back.
 public protocol DataStoreSnapshot: Codable, Sendable {
     var persistentIdentifier: PersistentIdentifier { get }
-    /// Attribute name -> value. A `nil` optional is absent or ``SnapshotValue/null``.
+    /// Attribute name -> value. A `nil` optional is absent or ``SnapshotValue/null``. A
+    /// relationship is held under its name as the destination's primary keys (one key, or an
+    /// array of keys for a to-many); ``Schema/Relationship`` names the destination.
     var values: [String: SnapshotValue] { get }
     init(persistentIdentifier: PersistentIdentifier, values: [String: SnapshotValue])
 }
