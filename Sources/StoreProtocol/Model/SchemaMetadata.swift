@@ -13,9 +13,8 @@
 /// `attributes` lists every property the model stores, `id` included, except relationships
 /// (properties whose values are models, listed under `relationships`: ``RelationshipMetadata``):
 /// each a plain stored `var` of the model (`id` may be a `let`), named in the store by its
-/// coding key, which synthesized
-/// Codable makes the property's name. A stored property left out of the list must be left out of
-/// the model's `CodingKeys` too (SwiftData's `@Transient`). The other lists name attributes by the
+/// coding key, which synthesized Codable makes the property's name. A stored property left out
+/// of the lists must be left out of the model's `CodingKeys` too (SwiftData's `@Transient`). The other lists name attributes by the
 /// same key paths. ``ModelContainer`` checks all of this when it is created and throws
 /// ``DataStoreError/Code/invalidSchema`` naming each property that does not qualify and why
 /// (weak, unowned, lazy, observed or wrapped properties; `@Observable` models; subclasses).
