@@ -169,7 +169,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
             defer { counters.withLock { [read = reader.bytesRead] in $0.bytesRead += read } }
             // A range read reads the headers, then the records in range; a damaged header makes it
             // read the whole segment below, which finds and names the damage.
-            if let range, let records = try reader.records(overlapping: range) {
+            if let range, let records = try reader.records(overlapping: range, expected: Int(info.last - info.first + 1)) {
                 try reader.read(records, skipDamaged: configuration.skipsDamagedRecords) { record, bytes in
                     let payload = try Frame.decode(payload: bytes, at: record.offset, path: path)
                     counters.withLock { $0.recordsDecoded += 1 }

@@ -15,8 +15,8 @@ import Darwin
 /// A range read reads the records' headers first, then the bytes of only the records whose
 /// header times overlap the range: a segment holds many records, a short range one or two.
 /// Headers are read through a window of ``windowSize`` bytes, so that small records (one per
-/// save) cost one read per window, not one per record; after a record longer than the window,
-/// only the next header is read.
+/// save) cost one read per window, not one per record; where records are long (a batch of rows
+/// per save), a window would hold few headers, so each header is read alone.
 struct SegmentReader {
     /// Bytes read at once while walking headers.
     static let windowSize = 64 << 10
@@ -59,23 +59,30 @@ struct SegmentReader {
         try read(at: 0, count: end)
     }
 
+    /// A record in range, and its bytes when the window that held its header held all of it.
+    struct Found {
+        var record: Frame.Record
+        var bytes: ArraySlice<UInt8>?
+    }
+
     /// The records whose header times overlap `range`, from their headers alone (offsets in the
-    /// file); `nil` when a header does not describe a record that ends by `end`. That is damage,
+    /// file); `expected` is about how many records the segment holds, which says how long they
+    /// are. `nil` when a header does not describe a record that ends by `end`. That is damage,
     /// which the caller judges and names by reading the whole segment (``SegmentScanner``): only
     /// a walk of every byte can tell where the next valid record starts.
     ///
     /// The times are not covered by a check here (that would mean reading every record): a record
     /// in range is checked by ``read(_:skipDamaged:_:)``.
-    mutating func records(overlapping range: ClosedRange<Double>) throws -> [Frame.Record]? {
-        var found: [Frame.Record] = []
+    mutating func records(overlapping range: ClosedRange<Double>, expected: Int) throws -> [Found]? {
+        var found: [Found] = []
         var window: [UInt8] = [], windowStart = 0
-        var offset = 0, previousLength = 0
+        var offset = 0
+        // Copying a window costs about as much as a few reads of a header alone.
+        let headersAlone = end / max(1, expected) >= Self.windowSize / 8
         while offset < end {
             guard end - offset >= Frame.headerSize else { return nil }
             if offset + Frame.headerSize > windowStart + window.count {
-                // After a record longer than a window, the next one is likely long too.
-                let count = previousLength > Self.windowSize ? Frame.headerSize : min(Self.windowSize, end - offset)
-                window = try read(at: offset, count: count)
+                window = try read(at: offset, count: headersAlone ? Frame.headerSize : min(Self.windowSize, end - offset))
                 windowStart = offset
             }
             let record: Frame.Record? = window.withUnsafeBytes { bytes in
@@ -87,33 +94,46 @@ struct SegmentReader {
                                     payloadRange: (offset + Frame.headerSize)..<(offset + Frame.headerSize + length))
             }
             guard let record else { return nil }
-            if record.latest >= range.lowerBound, record.earliest <= range.upperBound { found.append(record) }
+            if record.latest >= range.lowerBound, record.earliest <= range.upperBound {
+                // A slice shares the window's storage: small records in range are not read twice.
+                let local = offset - windowStart
+                found.append(Found(record: record, bytes: local + record.length <= window.count ? window[local..<(local + record.length)] : nil))
+            }
             offset += record.length
-            previousLength = record.length
         }
         return found
     }
 
-    /// Calls `body` with each of `records` (from ``records(overlapping:)``, ascending) and its
-    /// payload bytes, once its checksum holds. Records next to each other are read at once.
+    /// Calls `body` with each of `found` (from ``records(overlapping:expected:)``, ascending) and
+    /// its payload bytes, once its checksum holds. Records not read yet are read, those next to
+    /// each other at once.
     /// - Throws: ``DataStoreError/Code/corruptStore`` for a record whose checksum does not hold,
     ///   unless `skipDamaged` (then it is left out).
-    mutating func read(_ records: [Frame.Record], skipDamaged: Bool, _ body: (Frame.Record, UnsafeRawBufferPointer) throws -> Void) throws {
-        var first = 0
-        while first < records.count {
-            var last = first
-            while last + 1 < records.count, records[last + 1].offset == records[last].offset + records[last].length { last += 1 }
-            let start = records[first].offset
-            let bytes = try read(at: start, count: records[last].offset + records[last].length - start)
+    mutating func read(_ found: [Found], skipDamaged: Bool, _ body: (Frame.Record, UnsafeRawBufferPointer) throws -> Void) throws {
+        func deliver(_ record: Frame.Record, _ bytes: ArraySlice<UInt8>) throws {
             try bytes.withUnsafeBytes { bytes in
-                for record in records[first...last] {
-                    let local = record.offset - start
-                    guard Frame.checksumHolds(bytes, offset: local, end: local + record.length) else {
-                        if skipDamaged { continue }
-                        throw Self.checksumMismatch(path, at: record.offset)
-                    }
-                    try body(record, UnsafeRawBufferPointer(rebasing: bytes[(local + Frame.headerSize)..<(local + record.length)]))
+                guard Frame.checksumHolds(bytes, offset: 0, end: record.length) else {
+                    if skipDamaged { return }
+                    throw Self.checksumMismatch(path, at: record.offset)
                 }
+                try body(record, UnsafeRawBufferPointer(rebasing: bytes[Frame.headerSize...]))
+            }
+        }
+        var first = 0
+        while first < found.count {
+            if let bytes = found[first].bytes {
+                try deliver(found[first].record, bytes)
+                first += 1
+                continue
+            }
+            var last = first
+            while last + 1 < found.count, found[last + 1].bytes == nil,
+                  found[last + 1].record.offset == found[last].record.offset + found[last].record.length { last += 1 }
+            let start = found[first].record.offset
+            let bytes = try read(at: start, count: found[last].record.offset + found[last].record.length - start)
+            for item in found[first...last] {
+                let local = item.record.offset - start
+                try deliver(item.record, bytes[local..<(local + item.record.length)])
             }
             first = last + 1
         }
