@@ -33,7 +33,8 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     package struct Statistics: Sendable, Equatable {
         package var segmentsRead = 0
         package var recordsDecoded = 0
-        /// Bytes of segments read by fetches and history reads (not by catching up with appends).
+        /// Bytes of segments read for their records (fetches, history, a save's identifier check);
+        /// not those read to catch up with another instance's appends.
         package var bytesRead = 0
     }
 
