@@ -174,11 +174,17 @@ enum Frame {
     /// - Throws: ``DataStoreError/Code/corruptStore`` when a record whose checksum holds does not
     ///   decode (written by something else, or damage the checksum missed).
     static func decode(_ bytes: UnsafeRawBufferPointer, _ record: Record, path: String) throws -> LogPayload {
+        try decode(payload: UnsafeRawBufferPointer(rebasing: bytes[record.payloadRange]), at: record.offset, path: path)
+    }
+
+    /// The payload in `payload`, the bytes after the header of the record at byte `offset` of
+    /// the segment (which the error names): for a reader that holds only that record's bytes.
+    /// - Throws: ``DataStoreError/Code/corruptStore``, as ``decode(_:_:path:)``.
+    static func decode(payload: UnsafeRawBufferPointer, at offset: Int, path: String) throws -> LogPayload {
         do {
-            let value = try SnapshotJSON.parse(UnsafeRawBufferPointer(rebasing: bytes[record.payloadRange]))
-            return try LogPayload(value)
+            return try LogPayload(SnapshotJSON.parse(payload))
         } catch {
-            throw DataStoreError(.corruptStore, "\(path) has a record at byte \(record.offset) that does not decode: \(error). "
+            throw DataStoreError(.corruptStore, "\(path) has a record at byte \(offset) that does not decode: \(error). "
                 + "Restore the log from a backup; nothing was changed.")
         }
     }

@@ -33,6 +33,9 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     package struct Statistics: Sendable, Equatable {
         package var segmentsRead = 0
         package var recordsDecoded = 0
+        /// Bytes of segments read for their records (fetches, history, a save's identifier check);
+        /// not those read to catch up with another instance's appends.
+        package var bytesRead = 0
     }
 
     /// What this instance has read since it opened or since ``resetStatistics()``.
@@ -162,9 +165,20 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
             guard info.overlaps(range) else { continue }
             if let entity, info.counts[entity, default: 0] == 0 { continue }
             let path = files.segment(info.first)
-            let data = try FileIO.read(path).prefix(Int(info.bytes))
-            guard data.count == info.bytes else { throw LogState.shrunk(path, size: Int64(data.count), read: info.bytes) }
+            var reader = try SegmentReader(path: path, bytes: info.bytes)
             counters.withLock { $0.segmentsRead += 1 }
+            defer { counters.withLock { [read = reader.bytesRead] in $0.bytesRead += read } }
+            // A range read reads the headers, then the records in range; a damaged header makes it
+            // read the whole segment below, which finds and names the damage.
+            if let range, let records = try reader.records(overlapping: range, expected: Int(info.last - info.first + 1)) {
+                try reader.read(records, skipDamaged: configuration.skipsDamagedRecords) { record, bytes in
+                    let payload = try Frame.decode(payload: bytes, at: record.offset, path: path)
+                    counters.withLock { $0.recordsDecoded += 1 }
+                    if payload.transactionNumber > transaction { try body(payload) }
+                }
+                continue
+            }
+            let data = try reader.readAll()
             // Only bytes known to hold whole records are read, so a partial record here is damage.
             // A range read checks the checksum of the records it decodes only: the ones it skips
             // by their header times would cost more to check than the read itself.
@@ -172,9 +186,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
                 if let range, record.latest < range.lowerBound || record.earliest > range.upperBound { return }
                 if range != nil, !Frame.checksumHolds(bytes, offset: record.offset, end: record.payloadRange.upperBound) {
                     if configuration.skipsDamagedRecords { return }
-                    throw DataStoreError(.corruptStore,
-                        "\(path) is damaged at byte \(record.offset) (a checksum mismatch). Restore the log from a backup, "
-                        + "or open it with skipsDamagedRecords to read around the damage; nothing was changed.")
+                    throw SegmentReader.checksumMismatch(path, at: record.offset)
                 }
                 let payload = try Frame.decode(bytes, record, path: path)
                 counters.withLock { $0.recordsDecoded += 1 }

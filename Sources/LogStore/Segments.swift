@@ -196,7 +196,7 @@ enum SegmentScanner {
     /// (or, with `skipDamaged`, the walk resumes at that record).
     /// - Returns: The offset where valid records end, and whether a torn tail follows it.
     static func walk(
-        _ data: Data, path: String, from start: Int = 0, verify: Bool, skipDamaged: Bool,
+        _ data: some ContiguousBytes, path: String, from start: Int = 0, verify: Bool, skipDamaged: Bool,
         _ body: (UnsafeRawBufferPointer, Frame.Record) throws -> Void
     ) throws -> (validEnd: Int, torn: Bool) {
         try data.withUnsafeBytes { bytes in

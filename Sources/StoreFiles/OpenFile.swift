@@ -76,6 +76,24 @@ public final class OpenFile: Sendable {
         return Int64(info.st_size)
     }
 
+    /// Fills `buffer` with this file's bytes from byte `offset` on, with `pread`: fewer bytes
+    /// only where the file ends first. For readers that need part of a file (a record at a known
+    /// offset) without reading all of it.
+    /// - Returns: How many bytes were read.
+    public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let count = pread(descriptor, buffer.baseAddress! + filled, buffer.count - filled, off_t(offset + Int64(filled)))
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileIO.failure("read", path)
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        return filled
+    }
+
     /// Reads from byte `offset` to the end of this file (whatever its path names now).
     public func read(from offset: Int64 = 0) throws -> Data {
         var result = Data()
