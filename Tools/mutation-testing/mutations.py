@@ -23,6 +23,7 @@ FRAME = "Sources/LogStore/Frame.swift"
 SEGMENTS = "Sources/LogStore/Segments.swift"
 LOG_STATE = "Sources/LogStore/LogState.swift"
 LOG_STORE = "Sources/LogStore/LogStore.swift"
+SEGMENT_READER = "Sources/LogStore/SegmentReader.swift"
 ATTRIBUTES = "Sources/StoreProtocol/Model/ModelAttributes.swift"
 STORED = "Sources/StoreProtocol/Model/StoredProperties.swift"
 COMPARISON = "Sources/StoreProtocol/Query/QueryComparison.swift"
@@ -307,6 +308,10 @@ LOG_MUTATIONS = [
     m("L06", "log", LOG_STORE, "two inserts of one id in one save are both written",
       "guard inSave.insert(identifier).inserted else { throw Self.insertOnly(\"insert \\(identifier) twice in one save\") }",
       "inSave.insert(identifier)"),
+    m("L08", "log", SEGMENT_READER, "a range read does not check the checksum of the records it reads",
+      "guard Frame.checksumHolds(bytes, offset: 0, end: record.length) else {", "guard true else {"),
+    m("L09", "log", SEGMENT_READER, "a range read does not notice a segment cut shorter than it was",
+      "guard size >= bytes else { throw LogState.shrunk(path, size: size, read: bytes) }", "_ = size"),
 ]
 
 MUTATIONS += LOG_MUTATIONS
