@@ -245,7 +245,16 @@ public enum SnapshotJSON {
                         guard depth + 1 < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth)") }
                         object[key] = try self.object(depth: depth + 1, literalKeys: true)
                     } else {
-                        object[key] = try value(depth: depth + 1)
+                        let payload = try value(depth: depth + 1)
+                        // The common case, a tag alone (`{"$date": …}`): no dictionary.
+                        if object.isEmpty, tagKey == key {
+                            skipWhitespace()
+                            if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+                                position += 1
+                                return try Self.tagged(key, payload, at: start)
+                            }
+                        }
+                        object[key] = payload
                     }
                 } else {
                     object[key] = try value(depth: depth + 1)
@@ -264,6 +273,12 @@ public enum SnapshotJSON {
                 guard case .object(let inner) = payload else { throw SyntaxError(offset: start, reason: "a $object must hold an object") }
                 return .object(inner)
             }
+            return try Self.tagged(tagKey, payload, at: start)
+        }
+
+        /// The value a tagged object (other than `$object`) stands for.
+        static func tagged(_ key: String, _ payload: SnapshotValue, at start: Int) throws -> SnapshotValue {
+            guard let tag = SnapshotTag(rawValue: key) else { throw SyntaxError(offset: start, reason: SnapshotTag.strayKeyReason(key)) }
             do {
                 return try SnapshotTag.value(tag, payload: payload)
             } catch {
