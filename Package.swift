@@ -71,7 +71,8 @@ let package = Package(
         // stores, history updates (one from a StoreTestHelper process) and history consumers.
         .testTarget(
             name: "ContainerTests",
-            dependencies: ["StoreProtocol", "StoreFiles", "JSONStore", "LogStore", "MemoryStore", "StoreTestHelper", "StoreTestSupport"],
+            dependencies: ["StoreProtocol", "StoreFiles", "JSONStore", "LogStore", "MemoryStore", "StoreTestHelper", "StoreTestSupport",
+                           "StoreConformance"],
             swiftSettings: swiftSettings),
         // The example's command, run as processes.
         .testTarget(
