@@ -1,23 +1,12 @@
 import Foundation
 import StoreProtocol
 @testable import StoreBuildingBlocks
+import StoreTestSupport
 import Testing
 
 /// The ordered indexes: the chunked sorted array under them, range lookups, and walks in sort
 /// order, each against the same answer computed without an index.
 @Suite struct OrderedIndexTests {
-    /// A deterministic generator, so that a failure can be replayed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     struct Pair: Comparable, Sendable {
         var value: Int
         var sequence: Int
@@ -26,7 +15,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3] as [UInt64])
     func sortedChunksMatchASortedArray(seed: UInt64) {
-        var random = Generator(state: seed)
+        var random = SeededGenerator(seed: seed)
         var chunks = SortedChunks<Pair>()
         var reference: [Pair] = []
         var sequence = 0
@@ -81,7 +70,7 @@ import Testing
 
     /// A table with the values an index must not get wrong: ties, `-0.0` beside `0.0`, NaN,
     /// precomposed and decomposed strings, `nil`, integers near `Int64.max`, rows deleted and updated.
-    func table(_ random: inout Generator, rows: Int = 800) throws -> SnapshotTable {
+    func table(_ random: inout SeededGenerator, rows: Int = 800) throws -> SnapshotTable {
         var table = SnapshotTable(schema: Schema([Reading.self]))
         let stations = ["caf\u{E9}", "cafe\u{301}", "Zürich", "apple", "Apple", "b", ""]
         var snapshots: [DefaultSnapshot] = []
@@ -137,7 +126,7 @@ import Testing
 
     @Test(arguments: [11, 22, 33] as [UInt64])
     func rangeLookupsMatchEvaluationOnModels(seed: UInt64) throws {
-        var random = Generator(state: seed)
+        var random = SeededGenerator(seed: seed)
         let table = try table(&random)
         for _ in 0..<60 {
             let low = Double(Int.random(in: -22...22, using: &random)) / 4
@@ -183,7 +172,7 @@ import Testing
 
     @Test(arguments: [11, 22, 33] as [UInt64])
     func walksInSortOrderMatchEvaluationOnModels(seed: UInt64) throws {
-        var random = Generator(state: seed)
+        var random = SeededGenerator(seed: seed)
         let table = try table(&random)
         for _ in 0..<40 {
             let limit = Int.random(in: 0...30, using: &random), offset = Int.random(in: 0...20, using: &random)
