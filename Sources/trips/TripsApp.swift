@@ -96,7 +96,18 @@ struct TripsApp {
         let name = try arguments.name(), destination = try arguments.required("destination")
         let start = try arguments.date("start"), end = try arguments.date("end")
         guard start <= end else { throw UsageError("--end must not be before --start") }
-        context.insert(Trip(name: name, destination: destination, startDate: start, endDate: end))
+        // The same name and dates is the same trip (the unique constraint): update the stored
+        // one rather than insert a new instance for the store to upsert, which would replace
+        // its bucket list and accommodation with the new instance's empty ones and leave them
+        // naming a trip that no longer lists them (nor deletes them with it).
+        let existing = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate {
+            $0.name == name && $0.startDate == start && $0.endDate == end
+        })).first
+        if let existing {
+            existing.destination = destination
+        } else {
+            context.insert(Trip(name: name, destination: destination, startDate: start, endDate: end))
+        }
         context.insert(Activity(kind: "added", tripName: name))
         try context.save()
         output.object(["added": name], text: "Added \(name): \(destination), \(Dates.day(start)) to \(Dates.day(end)).")

@@ -117,6 +117,24 @@ import Testing
         #expect((try shown("Iceland")["accommodation"] as? [String: Any])?["placeName"] as? String == "Hotel Reykjavík")
     }
 
+    @Test func addingATripAgainKeepsItsBucketListAndAccommodation() throws {
+        try trips("add", "Iceland", "--destination", "Reykjavík", "--start", "2026-06-01", "--end", "2026-06-05")
+        try trips("item", "Iceland", "--title", "Geysir")
+        try trips("confirm", "Iceland")
+        // Same name and dates: the unique constraint makes it the same trip.
+        try trips("add", "Iceland", "--destination", "Reykjavík and the south coast", "--start", "2026-06-01", "--end", "2026-06-05")
+        let iceland = try shown("Iceland")
+        #expect(iceland["destination"] as? String == "Reykjavík and the south coast")
+        #expect(try bucketListTitles("Iceland") == ["Geysir"])
+        #expect((iceland["accommodation"] as? [String: Any])?["placeName"] as? String == "Hotel Reykjavík")
+        // And the trip still owns them: deleting it deletes them.
+        try trips("delete", "Iceland")
+        let app = try TripsApp(arguments: Arguments(["--store", "json:" + directory.appending(path: "trips.json").path, "list"]))
+        let context = ModelContext(app.container)
+        #expect(try context.fetchCount(FetchDescriptor<BucketListItem>()) == 0)
+        #expect(try context.fetchCount(FetchDescriptor<LivingAccommodation>()) == 0)
+    }
+
     @Test func aWidgetChangeToTheBucketListBadgesItsTrip() throws {
         try trips("add", "Iceland", "--destination", "Reykjavík", "--start", "2026-06-01", "--end", "2026-06-05")
         try trips("add", "Japan", "--destination", "Kyoto", "--start", "2026-09-10", "--end", "2026-09-20")
