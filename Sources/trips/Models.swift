@@ -1,14 +1,16 @@
 import Foundation
 import StoreProtocol
 
-/// A trip, as in the talk's SampleTrips.
+/// A trip, as in the talk's SampleTrips: its bucket list and where it stays are relationships,
+/// loaded with the trip and deleted with it.
 final class Trip: PersistentModel {
     var id = UUID()
     var name: String
     var destination: String
     var startDate: Date
     var endDate: Date
-    var accommodationID: UUID?
+    var bucketList: [BucketListItem] = [BucketListItem]()
+    var livingAccommodation: LivingAccommodation?
 
     init(name: String, destination: String, startDate: Date, endDate: Date) {
         self.name = name
@@ -18,29 +20,61 @@ final class Trip: PersistentModel {
     }
 
     static let schemaMetadata = SchemaMetadata<Trip>(
-        attributes: [\.id, \.name, \.destination, \.startDate, \.endDate, \.accommodationID],
+        attributes: [\.id, \.name, \.destination, \.startDate, \.endDate],
+        relationships: [
+            // A trip owns both: deleting it deletes them, in the same save.
+            .relationship(\.bucketList, deleteRule: .cascade, inverse: \BucketListItem.trip),
+            .relationship(\.livingAccommodation, deleteRule: .cascade, inverse: \LivingAccommodation.trip),
+        ],
         unique: [[\.name, \.startDate, \.endDate]],
         indexed: [[\.name], [\.startDate]],
         preservedOnDeletion: [\.name, \.startDate, \.endDate])
 }
 
+/// Something to do on a trip.
+final class BucketListItem: PersistentModel {
+    var id = UUID()
+    var title: String
+    var details: String
+    var hasReservation: Bool
+    var isInPlan: Bool
+    /// The trip whose bucket list holds this item; the context keeps it in step with
+    /// `Trip.bucketList` (the inverse is declared there).
+    var trip: Trip?
+
+    init(title: String, details: String = "", hasReservation: Bool = false, isInPlan: Bool = false) {
+        self.title = title
+        self.details = details
+        self.hasReservation = hasReservation
+        self.isInPlan = isInPlan
+    }
+
+    static let schemaMetadata = SchemaMetadata<BucketListItem>(
+        attributes: [\.id, \.title, \.details, \.hasReservation, \.isInPlan],
+        relationships: [.relationship(\.trip)],
+        // The trip too, so that history can say whose item went.
+        preservedOnDeletion: [\.title, \.trip])
+}
+
 /// Where a trip stays; the widget confirms it.
 final class LivingAccommodation: PersistentModel {
     var id = UUID()
-    var tripID: UUID
     var placeName: String
     var address: String
     var isConfirmed = false
+    /// The trip that stays here; kept in step with `Trip.livingAccommodation`.
+    var trip: Trip?
 
-    init(tripID: UUID, placeName: String, address: String) {
-        self.tripID = tripID
+    init(placeName: String, address: String) {
         self.placeName = placeName
         self.address = address
     }
 
     static let schemaMetadata = SchemaMetadata<LivingAccommodation>(
-        attributes: [\.id, \.tripID, \.placeName, \.address, \.isConfirmed],
-        preservedOnDeletion: [\.placeName])
+        attributes: [\.id, \.placeName, \.address, \.isConfirmed],
+        relationships: [.relationship(\.trip)],
+        // The trip too, so that the app can badge a trip whose accommodation was removed.
+        preservedOnDeletion: [\.placeName, \.trip])
 }
 
 /// What was done, when, by whom: kept in an insert-only log beside the trips.

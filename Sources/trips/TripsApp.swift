@@ -11,9 +11,11 @@ struct TripsApp {
     static let usage = """
     usage: trips [--store LOCATION] [--json] COMMAND
       add NAME --destination D --start 2026-06-01 --end 2026-06-05   add a trip (author: app)
-      list                                   every trip, with its accommodation
-      delete NAME                            delete a trip (its tombstone stays in history)
-      seed --count N                         add N sample trips
+      list                                   every trip, with its accommodation and bucket-list size
+      show NAME                              one trip, its accommodation and its bucket list
+      item NAME --title T [--details D]      add an item to the trip's bucket list (author: app)
+      delete NAME                            delete a trip, its bucket list and accommodation (tombstones stay in history)
+      seed --count N                         add N sample trips, with bucket-list items
       confirm NAME [--author widget]         the widget: confirm the trip's accommodation
       unread [--from widget]                 the app: trips changed since its saved token
       history                                every transaction and its changes
@@ -39,14 +41,14 @@ struct TripsApp {
             // Trips in the JSON store; the activity log in a log store beside it. One history
             // token covers both.
             var trips = try registry.configuration(for: location)
-            trips.schema = Schema(Trip.self, LivingAccommodation.self)
+            // Trip's schema brings in its related types, BucketListItem and LivingAccommodation.
+            trips.schema = Schema(Trip.self)
             let activity = LogStoreConfiguration(
                 directory: URL(filePath: try parsed.requirePath("path") + ".activity"), schema: Schema(Activity.self),
                 timestamps: [LogTimestamp(\Activity.timestamp)])
-            container = try ModelContainer(for: Schema(Trip.self, LivingAccommodation.self, Activity.self),
-                                           configurations: [trips, activity])
+            container = try ModelContainer(for: Schema(Trip.self, Activity.self), configurations: [trips, activity])
         } else {
-            container = try ModelContainer(for: Trip.self, LivingAccommodation.self, Activity.self, location: location, registry: registry)
+            container = try ModelContainer(for: Trip.self, Activity.self, location: location, registry: registry)
         }
         switch parsed.scheme {
         case "json": sidecar = parsed.path
@@ -59,6 +61,8 @@ struct TripsApp {
         switch arguments.command {
         case "add": try add()
         case "list": try list()
+        case "show": try show()
+        case "item": try item()
         case "delete": try delete()
         case "seed": try seed()
         case "confirm": try confirm()
@@ -92,7 +96,18 @@ struct TripsApp {
         let name = try arguments.name(), destination = try arguments.required("destination")
         let start = try arguments.date("start"), end = try arguments.date("end")
         guard start <= end else { throw UsageError("--end must not be before --start") }
-        context.insert(Trip(name: name, destination: destination, startDate: start, endDate: end))
+        // The same name and dates is the same trip (the unique constraint): update the stored
+        // one rather than insert a new instance for the store to upsert, which would replace
+        // its bucket list and accommodation with the new instance's empty ones and leave them
+        // naming a trip that no longer lists them (nor deletes them with it).
+        let existing = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate {
+            $0.name == name && $0.startDate == start && $0.endDate == end
+        })).first
+        if let existing {
+            existing.destination = destination
+        } else {
+            context.insert(Trip(name: name, destination: destination, startDate: start, endDate: end))
+        }
         context.insert(Activity(kind: "added", tripName: name))
         try context.save()
         output.object(["added": name], text: "Added \(name): \(destination), \(Dates.day(start)) to \(Dates.day(end)).")
@@ -100,22 +115,65 @@ struct TripsApp {
 
     func list() throws {
         let context = ModelContext(container)
+        // The context loads each trip's accommodation and bucket list with it, in one batch each.
         let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.startDate), SortDescriptor(\.name)]))
-        let stays = Dictionary(try context.fetch(FetchDescriptor<LivingAccommodation>()).map { ($0.tripID, $0) }, uniquingKeysWith: { a, _ in a })
-        output.table(["Name", "Destination", "Start", "End", "Accommodation"], trips.map { trip in
-            let stay = stays[trip.id].map { "\($0.placeName)\($0.isConfirmed ? " (confirmed)" : "")" } ?? "-"
-            return [trip.name, trip.destination, Dates.day(trip.startDate), Dates.day(trip.endDate), stay]
+        output.table(["Name", "Destination", "Start", "End", "Items", "Accommodation"], trips.map { trip in
+            [trip.name, trip.destination, Dates.day(trip.startDate), Dates.day(trip.endDate), "\(trip.bucketList.count)",
+             trip.livingAccommodation.map(Self.describe(stay:)) ?? "-"]
         }, empty: "No trips yet. Add one: trips add NAME --destination D --start 2026-06-01 --end 2026-06-05")
     }
 
+    static func describe(stay: LivingAccommodation) -> String {
+        "\(stay.placeName)\(stay.isConfirmed ? " (confirmed)" : "")"
+    }
+
+    /// One trip with what it holds: the relationships, as the context loaded them.
+    func show() throws {
+        let trip = try trip(named: try arguments.name(), in: ModelContext(container))
+        let stay = trip.livingAccommodation
+        let items = trip.bucketList
+        let accommodation: Any = stay.map {
+            ["placeName": $0.placeName, "address": $0.address, "isConfirmed": $0.isConfirmed] as [String: Any]
+        } ?? NSNull()
+        let fields: [String: Any] = [
+            "name": trip.name, "destination": trip.destination,
+            "start": Dates.day(trip.startDate), "end": Dates.day(trip.endDate),
+            "accommodation": accommodation,
+            "bucketList": items.map { ["title": $0.title, "details": $0.details, "hasReservation": $0.hasReservation, "isInPlan": $0.isInPlan] },
+        ]
+        var text = ["\(trip.name): \(trip.destination), \(Dates.day(trip.startDate)) to \(Dates.day(trip.endDate))",
+                    "Accommodation: " + (stay.map { "\(Self.describe(stay: $0)), \($0.address)" } ?? "none")]
+        if items.isEmpty {
+            text.append("Bucket list: empty")
+        } else {
+            text.append("Bucket list:")
+            text += items.map { "  - \($0.title)\($0.details.isEmpty ? "" : ": \($0.details)")\($0.hasReservation ? " (reserved)" : "")" }
+        }
+        output.object(fields, text: text.joined(separator: "\n"))
+    }
+
+    /// Adds an item to a trip's bucket list by setting the item's side, `item.trip`: the save
+    /// adds it to `trip.bucketList`.
+    func item() throws {
+        let context = context(author: "app")
+        let name = try arguments.name()
+        let trip = try trip(named: name, in: context)
+        let item = BucketListItem(title: try arguments.required("title"), details: arguments.options["details"] ?? "")
+        // Inserted explicitly: until the save keeps the inverse in step, the trip does not hold
+        // it, so inserting the trip's related models would not reach it.
+        context.insert(item)
+        item.trip = trip
+        context.insert(Activity(kind: "item added", tripName: name))
+        try context.save()
+        output.object(["item": item.title, "trip": name], text: "Added \(item.title) to \(name)'s bucket list.")
+    }
+
+    /// Deletes the trip; its delete rules (cascade) delete its bucket list and accommodation in
+    /// the same transaction.
     func delete() throws {
         let context = context(author: "app")
         let name = try arguments.name()
         let trip = try trip(named: name, in: context)
-        let tripID = trip.id
-        for stay in try context.fetch(FetchDescriptor<LivingAccommodation>(predicate: #Predicate { $0.tripID == tripID })) {
-            context.delete(stay)
-        }
         context.delete(trip)
         context.insert(Activity(kind: "deleted", tripName: name))
         try context.save()
@@ -133,8 +191,11 @@ struct TripsApp {
             let context = context(author: "app")
             for index in done..<min(count, done + 1_000) {
                 let start = first.addingTimeInterval(Double(index % 365) * 86_400)
-                context.insert(Trip(name: "Sample trip \(index + 1)", destination: destinations[index % destinations.count],
-                                    startDate: start, endDate: start.addingTimeInterval(Double(2 + index % 10) * 86_400)))
+                let trip = Trip(name: "Sample trip \(index + 1)", destination: destinations[index % destinations.count],
+                                startDate: start, endDate: start.addingTimeInterval(Double(2 + index % 10) * 86_400))
+                // Zero to three items each; inserting the trip inserts them.
+                trip.bucketList = Self.sampleItems(for: trip.destination, count: index % 4)
+                context.insert(trip)
             }
             context.insert(Activity(kind: "seeded", tripName: "\(min(count, done + 1_000) - done) trips"))
             try context.save()
@@ -144,24 +205,44 @@ struct TripsApp {
         output.object(["seeded": count], text: "Added \(count) sample trips.")
     }
 
+    /// Things to do at each sample destination.
+    static let sampleSights: [String: [String]] = [
+        "Reykjavík": ["Blue Lagoon", "Golden Circle", "Northern lights"],
+        "Kyoto": ["Fushimi Inari", "Tea ceremony", "Arashiyama bamboo grove"],
+        "Lisbon": ["Tram 28", "Pastéis de Belém", "Fado night"],
+        "Patagonia": ["Torres del Paine", "Perito Moreno glacier", "Fitz Roy trek"],
+        "Oslo": ["Opera house roof", "Vigeland park", "Fjord cruise"],
+        "Marrakesh": ["Jemaa el-Fnaa", "Majorelle garden", "Atlas day trip"],
+        "Hobart": ["MONA", "Salamanca market", "kunanyi summit"],
+        "Quebec": ["Old Quebec walls", "Montmorency falls", "Île d'Orléans"],
+    ]
+
+    /// Up to `count` bucket-list items for a destination, the first one reserved.
+    static func sampleItems(for destination: String, count: Int) -> [BucketListItem] {
+        (sampleSights[destination] ?? []).prefix(count).enumerated().map { index, title in
+            BucketListItem(title: title, details: "in \(destination)", hasReservation: index == 0, isInPlan: true)
+        }
+    }
+
     /// The widget's change: confirm the trip's accommodation, adding one if it has none.
     func confirm() throws {
         let context = context(author: "widget")
         let name = try arguments.name()
-        let trip = try trip(named: name, in: context)
-        let tripID = trip.id
-        let stay: LivingAccommodation
-        if let existing = try context.fetch(FetchDescriptor<LivingAccommodation>(predicate: #Predicate { $0.tripID == tripID })).first {
-            stay = existing
-        } else {
-            stay = LivingAccommodation(tripID: tripID, placeName: "Hotel \(trip.destination)", address: "Central \(trip.destination)")
-            context.insert(stay)
-            trip.accommodationID = stay.id
-        }
-        stay.isConfirmed = true
+        let stay = Self.confirmAccommodation(of: try trip(named: name, in: context))
         context.insert(Activity(kind: "confirmed", tripName: name))
         try context.save()
         output.object(["confirmed": name], text: "Confirmed \(stay.placeName) for \(name).")
+    }
+
+    /// Confirms the trip's accommodation, giving it one if it has none. Setting
+    /// `trip.livingAccommodation` is enough: the save inserts the new accommodation and sets its
+    /// `trip`.
+    static func confirmAccommodation(of trip: Trip) -> LivingAccommodation {
+        let stay = trip.livingAccommodation ?? LivingAccommodation(placeName: "Hotel \(trip.destination)",
+                                                                   address: "Central \(trip.destination)")
+        trip.livingAccommodation = stay
+        stay.isConfirmed = true
+        return stay
     }
 
     // MARK: History
@@ -201,35 +282,67 @@ struct TripsApp {
         var changes: [String: [String]] = [:]
         for transaction in transactions where transaction.author == author {
             for change in transaction.changes {
-                guard let (trip, what) = try describeForBadge(change, context: context) else { continue }
-                if changes[trip] == nil { trips.append(trip) }
-                if !(changes[trip]?.contains(what) ?? false) { changes[trip, default: []].append(what) }
+                for (trip, what) in try describeForBadge(change, context: context) {
+                    if changes[trip] == nil { trips.append(trip) }
+                    if !(changes[trip]?.contains(what) ?? false) { changes[trip, default: []].append(what) }
+                }
             }
         }
         try save(transactions.last?.token ?? token ?? container.currentHistoryToken())
-        output.table(["Trip", "Change"], trips.map { [$0, changes[$0, default: []].joined(separator: ", ")] }, empty: "No unread changes.")
+        output.table(["Trip", "Change"], trips.map { [$0, Self.summarize(changes[$0, default: []]).joined(separator: ", ")] },
+                     empty: "No unread changes.")
     }
 
-    /// The trip a change badges, and why.
-    func describeForBadge(_ change: HistoryChange, context: ModelContext) throws -> (trip: String, change: String)? {
-        func tripName(_ id: UUID) throws -> String? {
-            try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.id == id })).first?.name
+    /// A relationship change shows on both sides: confirming a new accommodation is its insert
+    /// and the trip's update of `livingAccommodation`. Says it once.
+    static func summarize(_ changes: [String]) -> [String] {
+        let accommodationNamed = changes.contains("accommodation confirmed") || changes.contains("accommodation added")
+        return changes.filter { !(accommodationNamed && $0 == "accommodation changed") }
+    }
+
+    /// The trips a change badges, and why: an accommodation or bucket-list item badges the trip
+    /// it belongs to (`stay.trip`, `item.trip`), a trip its own changes.
+    func describeForBadge(_ change: HistoryChange, context: ModelContext) throws -> [(trip: String, change: String)] {
+        /// The trip a deleted model's tombstone names, when it is still there.
+        func tripName(_ identifiers: [PersistentIdentifier]) throws -> String? {
+            guard let id = identifiers.first else { return nil }
+            return (try context.model(for: id) as? Trip)?.name
         }
         switch change {
         case .insert(let insert as DefaultHistoryInsert<LivingAccommodation>):
-            guard let stay = try context.model(for: insert.changedPersistentIdentifier) as? LivingAccommodation else { return nil }
-            return try tripName(stay.tripID).map { ($0, stay.isConfirmed ? "accommodation confirmed" : "accommodation added") }
+            guard let stay = try context.model(for: insert.changedPersistentIdentifier) as? LivingAccommodation,
+                  let trip = stay.trip else { return [] }
+            return [(trip.name, stay.isConfirmed ? "accommodation confirmed" : "accommodation added")]
         case .update(let update as DefaultHistoryUpdate<LivingAccommodation>):
-            guard let stay = try context.model(for: update.changedPersistentIdentifier) as? LivingAccommodation else { return nil }
-            let what = update.updated(\.isConfirmed) && stay.isConfirmed ? "accommodation confirmed" : "accommodation changed"
-            return try tripName(stay.tripID).map { ($0, what) }
+            // A stay a trip let go of names no trip any more: the trip's own update badges it.
+            guard let stay = try context.model(for: update.changedPersistentIdentifier) as? LivingAccommodation,
+                  let trip = stay.trip else { return [] }
+            return [(trip.name, update.updated(\.isConfirmed) && stay.isConfirmed ? "accommodation confirmed" : "accommodation changed")]
+        case .delete(let delete as DefaultHistoryDelete<LivingAccommodation>):
+            return try tripName(delete.tombstone.identifiers(\.trip)).map { [($0, "accommodation removed")] } ?? []
+        case .insert(let insert as DefaultHistoryInsert<BucketListItem>):
+            guard let item = try context.model(for: insert.changedPersistentIdentifier) as? BucketListItem,
+                  let trip = item.trip else { return [] }
+            return [(trip.name, "bucket list changed")]
+        case .update(let update as DefaultHistoryUpdate<BucketListItem>):
+            guard let item = try context.model(for: update.changedPersistentIdentifier) as? BucketListItem,
+                  let trip = item.trip else { return [] }
+            return [(trip.name, "bucket list changed")]
+        case .delete(let delete as DefaultHistoryDelete<BucketListItem>):
+            return try tripName(delete.tombstone.identifiers(\.trip)).map { [($0, "bucket list changed")] } ?? []
         case .update(let update as DefaultHistoryUpdate<Trip>):
-            guard let trip = try context.model(for: update.changedPersistentIdentifier) as? Trip else { return nil }
-            return (trip.name, "trip changed")
+            guard let trip = try context.model(for: update.changedPersistentIdentifier) as? Trip else { return [] }
+            var what: [String] = []
+            if update.updated(\.livingAccommodation) { what.append("accommodation changed") }
+            if update.updated(\.bucketList) { what.append("bucket list changed") }
+            if update.updatedAttributes.contains(where: { $0 != \Trip.livingAccommodation && $0 != \Trip.bucketList }) {
+                what.append("trip changed")
+            }
+            return what.map { (trip.name, $0) }
         case .delete(let delete as DefaultHistoryDelete<Trip>):
-            return (delete.tombstone[\.name] ?? "?", "trip deleted")
+            return [(delete.tombstone[\.name] ?? "?", "trip deleted")]
         default:
-            return nil
+            return []
         }
     }
 
@@ -247,6 +360,7 @@ struct TripsApp {
             switch (try? context.model(for: id)) ?? nil {
             case let trip as Trip: return "Trip '\(trip.name)'"
             case let stay as LivingAccommodation: return "LivingAccommodation '\(stay.placeName)'"
+            case let item as BucketListItem: return "BucketListItem '\(item.title)'"
             case let activity as Activity: return "Activity \(activity.kind) '\(activity.tripName)'"
             default: return id.entityName
             }
@@ -255,9 +369,11 @@ struct TripsApp {
         case .insert(let insert): return "+ " + label(insert.changedPersistentIdentifier)
         case .update(let update as DefaultHistoryUpdate<Trip>): return "~ " + label(update.changedPersistentIdentifier) + attributes(update.updatedAttributes)
         case .update(let update as DefaultHistoryUpdate<LivingAccommodation>): return "~ " + label(update.changedPersistentIdentifier) + attributes(update.updatedAttributes)
+        case .update(let update as DefaultHistoryUpdate<BucketListItem>): return "~ " + label(update.changedPersistentIdentifier) + attributes(update.updatedAttributes)
         case .update(let update): return "~ " + label(update.changedPersistentIdentifier)
         case .delete(let delete as DefaultHistoryDelete<Trip>): return "- Trip " + describe(delete.tombstone)
         case .delete(let delete as DefaultHistoryDelete<LivingAccommodation>): return "- LivingAccommodation " + describe(delete.tombstone)
+        case .delete(let delete as DefaultHistoryDelete<BucketListItem>): return "- BucketListItem " + describe(delete.tombstone)
         case .delete(let delete): return "- " + delete.changedPersistentIdentifier.entityName
         }
     }
@@ -317,7 +433,9 @@ struct TripsApp {
             for (name, destination, start) in [("Iceland", "Reykjavík", "2026-06-01"), ("Japan", "Kyoto", "2026-09-10"), ("Portugal", "Lisbon", "2026-11-02")] {
                 let context = context(author: "app")
                 let day = try Arguments.parseDate(start, option: "start")
-                context.insert(Trip(name: name, destination: destination, startDate: day, endDate: day.addingTimeInterval(5 * 86_400)))
+                let trip = Trip(name: name, destination: destination, startDate: day, endDate: day.addingTimeInterval(5 * 86_400))
+                trip.bucketList = Self.sampleItems(for: destination, count: 2)
+                context.insert(trip)
                 try context.save()
             }
             output.line("The app added three trips.")
@@ -326,11 +444,7 @@ struct TripsApp {
         let widget = context(author: "widget")
         let first = try widget.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.startDate)])).first
         if let first {
-            let id = first.id
-            let stay = try widget.fetch(FetchDescriptor<LivingAccommodation>(predicate: #Predicate { $0.tripID == id })).first
-                ?? LivingAccommodation(tripID: id, placeName: "Hotel \(first.destination)", address: "Central \(first.destination)")
-            widget.insert(stay)
-            stay.isConfirmed = true
+            _ = Self.confirmAccommodation(of: first)
             try widget.save()
             output.line("The widget confirmed the accommodation of \(first.name).")
         }

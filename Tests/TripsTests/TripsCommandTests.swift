@@ -1,6 +1,8 @@
 import Foundation
+import StoreProtocol
 import StoreTestSupport
 import Testing
+@testable import trips
 
 /// `trips` as real processes: the widget and the app, on one JSON store.
 @Suite struct TripsCommandTests {
@@ -56,6 +58,125 @@ import Testing
         let json = try trips("list", "--json").lines.joined()
         let listed = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: String]]
         #expect(listed?.map { $0["name"] } == ["Iceland", "Norway"])
+    }
+
+    /// `show NAME --json` in a process of its own: what the trip holds, as that process loaded it.
+    func shown(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+        let json = try trips("show", name, "--json", sourceLocation: sourceLocation).lines.joined()
+        return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], sourceLocation: sourceLocation)
+    }
+
+    func bucketListTitles(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+        (try shown(name, sourceLocation: sourceLocation)["bucketList"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+    }
+
+    /// The unread table's rows, trip and change.
+    func unreadRows() throws -> [[String]] {
+        try trips("unread", "--json").lines.joined().data(using: .utf8).flatMap {
+            try JSONSerialization.jsonObject(with: $0) as? [[String: String]]
+        }?.map { [$0["trip"] ?? "", $0["change"] ?? ""] } ?? []
+    }
+
+    @Test func theDemoBadgesTheTripWhoseAccommodationTheWidgetConfirmed() throws {
+        let demo = try trips("demo").lines
+        let table = demo.drop { !$0.hasPrefix("The app's unread trips") }.dropFirst()
+        #expect(Array(table) == ["Trip     Change", "Iceland  accommodation confirmed"], "\(demo)")
+        #expect(try unreadTrips() == [], "the demo's unread run saved the token")
+
+        let json = try trips("list", "--json").lines.joined()
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: String]])
+        #expect(listed.map { $0["name"] ?? "" } == ["Iceland", "Japan", "Portugal"])
+        #expect(listed.map { $0["accommodation"] ?? "" } == ["Hotel Reykjavík (confirmed)", "-", "-"])
+        #expect(listed.map { $0["items"] ?? "" } == ["2", "2", "2"], "each demo trip has two bucket-list items")
+
+        // A second round confirms the next trip, found again through the stay's trip.
+        try trips("confirm", "Japan")
+        #expect(try unreadRows() == [["Japan", "accommodation confirmed"]])
+    }
+
+    @Test func aBucketListAndAccommodationSurviveIntoTheNextProcess() throws {
+        try trips("add", "Iceland", "--destination", "Reykjavík", "--start", "2026-06-01", "--end", "2026-06-05")
+        // Each item in a process of its own, set from the item's side (`item.trip`).
+        try trips("item", "Iceland", "--title", "Geysir", "--details", "Strokkur erupts every few minutes")
+        try trips("item", "Iceland", "--title", "Glacier")
+        var iceland = try shown("Iceland")
+        #expect(iceland["accommodation"] is NSNull, "no accommodation yet")
+        #expect(try bucketListTitles("Iceland") == ["Geysir", "Glacier"], "the items, in the order added")
+
+        try trips("confirm", "Iceland")
+        iceland = try shown("Iceland")
+        let stay = try #require(iceland["accommodation"] as? [String: Any], "\(iceland)")
+        #expect(stay["placeName"] as? String == "Hotel Reykjavík")
+        #expect(stay["isConfirmed"] as? Bool == true)
+        let items = try #require(iceland["bucketList"] as? [[String: Any]])
+        #expect(items.map { $0["title"] as? String } == ["Geysir", "Glacier"], "confirming kept the bucket list")
+        #expect(items.first?["details"] as? String == "Strokkur erupts every few minutes")
+
+        // Confirming again changes nothing: the trip keeps its one accommodation.
+        try trips("confirm", "Iceland")
+        #expect((try shown("Iceland")["accommodation"] as? [String: Any])?["placeName"] as? String == "Hotel Reykjavík")
+    }
+
+    @Test func addingATripAgainKeepsItsBucketListAndAccommodation() throws {
+        try trips("add", "Iceland", "--destination", "Reykjavík", "--start", "2026-06-01", "--end", "2026-06-05")
+        try trips("item", "Iceland", "--title", "Geysir")
+        try trips("confirm", "Iceland")
+        // Same name and dates: the unique constraint makes it the same trip.
+        try trips("add", "Iceland", "--destination", "Reykjavík and the south coast", "--start", "2026-06-01", "--end", "2026-06-05")
+        let iceland = try shown("Iceland")
+        #expect(iceland["destination"] as? String == "Reykjavík and the south coast")
+        #expect(try bucketListTitles("Iceland") == ["Geysir"])
+        #expect((iceland["accommodation"] as? [String: Any])?["placeName"] as? String == "Hotel Reykjavík")
+        // And the trip still owns them: deleting it deletes them.
+        try trips("delete", "Iceland")
+        let app = try TripsApp(arguments: Arguments(["--store", "json:" + directory.appending(path: "trips.json").path, "list"]))
+        let context = ModelContext(app.container)
+        #expect(try context.fetchCount(FetchDescriptor<BucketListItem>()) == 0)
+        #expect(try context.fetchCount(FetchDescriptor<LivingAccommodation>()) == 0)
+    }
+
+    @Test func aWidgetChangeToTheBucketListBadgesItsTrip() throws {
+        try trips("add", "Iceland", "--destination", "Reykjavík", "--start", "2026-06-01", "--end", "2026-06-05")
+        try trips("add", "Japan", "--destination", "Kyoto", "--start", "2026-09-10", "--end", "2026-09-20")
+        #expect(try unreadTrips() == [])
+        try trips("item", "Japan", "--title", "Tea ceremony", "--author", "widget")
+        #expect(try unreadRows() == [["Japan", "bucket list changed"]])
+        // A new accommodation is an insert and the trip's relationship update: badged once.
+        try trips("confirm", "Iceland")
+        try trips("confirm", "Japan")
+        #expect(try unreadRows() == [["Iceland", "accommodation confirmed"], ["Japan", "accommodation confirmed"]])
+    }
+
+    @Test func deletingATripDeletesItsBucketListAndAccommodationInOneTransaction() throws {
+        try trips("add", "Iceland", "--destination", "Reykjavík", "--start", "2026-06-01", "--end", "2026-06-05")
+        try trips("add", "Japan", "--destination", "Kyoto", "--start", "2026-09-10", "--end", "2026-09-20")
+        try trips("item", "Iceland", "--title", "Geysir")
+        try trips("item", "Japan", "--title", "Fushimi Inari")
+        try trips("item", "Japan", "--title", "Tea ceremony")
+        try trips("confirm", "Japan")
+        try trips("confirm", "Iceland")
+
+        try trips("delete", "Japan")
+        let missing = try trips("show", "Japan", expectStatus: 1)
+        #expect(missing.errorText.contains("no trip named 'Japan'"))
+        #expect(try bucketListTitles("Iceland") == ["Geysir"], "the other trip keeps its items")
+        #expect((try shown("Iceland")["accommodation"] as? [String: Any])?["placeName"] as? String == "Hotel Reykjavík")
+
+        // The trip, its two items and its accommodation went in one transaction of the trips store.
+        let deletion = try #require(try trips("history").lines.last { $0.hasPrefix("trips#") && $0.contains("- Trip") })
+        #expect(deletion.contains("tombstone: name=Japan"), "\(deletion)")
+        #expect(deletion.contains("- BucketListItem (tombstone: title=Fushimi Inari"), "\(deletion)")
+        #expect(deletion.contains("- BucketListItem (tombstone: title=Tea ceremony"), "\(deletion)")
+        #expect(deletion.contains("- LivingAccommodation (tombstone: placeName=Hotel Kyoto"), "\(deletion)")
+        #expect(!deletion.contains("Geysir") && !deletion.contains("Hotel Reykjavík"), "\(deletion)")
+
+        // And the store itself, read in this process through the app's own container: only
+        // Iceland's item and accommodation are left.
+        let app = try TripsApp(arguments: Arguments(["--store", "json:" + directory.appending(path: "trips.json").path, "list"]))
+        let context = ModelContext(app.container)
+        #expect(try context.fetch(FetchDescriptor<BucketListItem>()).map(\.title) == ["Geysir"])
+        #expect(try context.fetch(FetchDescriptor<LivingAccommodation>()).map(\.placeName) == ["Hotel Reykjavík"])
+        #expect(try context.fetch(FetchDescriptor<Trip>()).map(\.name) == ["Iceland"])
     }
 
     @Test func mistakesAreOneLineAndANonZeroExit() throws {
