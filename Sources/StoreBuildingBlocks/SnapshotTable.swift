@@ -91,7 +91,9 @@ public struct SnapshotTable: Sendable {
     /// updates that row), updates (a row that is gone is skipped) and deletes (a row that is gone is
     /// no change).
     /// - Throws: ``DataStoreError/Code/unknownEntity``; ``DataStoreError/Code/constraintViolation``
-    ///   when an update would make two rows share a unique constraint. The table is then unchanged.
+    ///   when an update would make two rows share a unique constraint, or when an insert that
+    ///   matches a stored row would change that row's relationships (the related rows would keep
+    ///   naming it as it was). The table is then unchanged.
     /// - Complexity: O(*k*) for *k* changes, independent of the table's size.
     public mutating func apply<S: DataStoreSnapshot>(_ request: DataStoreSaveChangesRequest<S>, storeIdentifier: String) throws -> Outcome<S> {
         var undo: [(entity: String, key: SnapshotValue, previous: DefaultSnapshot?)] = []
@@ -109,6 +111,14 @@ public struct SnapshotTable: Sendable {
                     merged["id"] = stored.values["id"]
                     let target = DefaultSnapshot(persistentIdentifier: stored.persistentIdentifier, values: merged)
                     let changed = target.changedAttributes(from: stored.values)
+                    if let relationship = rows.entity.relationships.first(where: { changed.contains($0.name) }) {
+                        // The related models would keep naming this row as it was: refuse rather
+                        // than leave the two sides of the relationship disagreeing.
+                        throw DataStoreError(.constraintViolation,
+                            "Inserting \(id) matches the stored \(stored.persistentIdentifier) (same id or unique values), so it "
+                            + "would update it, changing its relationship `\(relationship.name)`; the related models would still "
+                            + "name the stored one as it was. Fetch the stored model and change it instead; nothing was saved.")
+                    }
                     if existingKey != id.primaryKey {
                         result.remappedIdentifiers[id] = stored.persistentIdentifier
                         result.snapshotsToReregister[stored.persistentIdentifier] = S(persistentIdentifier: stored.persistentIdentifier, values: merged)

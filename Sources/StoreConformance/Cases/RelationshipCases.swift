@@ -177,6 +177,23 @@ enum RelationshipCases {
             let withItems = FetchDescriptor<SuiteVoyage>(predicate: #Predicate { $0.bucketList.count > 1 })
             try checkEqual(try ModelContext(container).fetch(withItems).map(\.name), ["Iceland"], "voyages with more than one item")
         },
+        ConformanceCase(area: "relationships", name: "anInsertThatWouldUpdateAStoredModelsRelationshipsIsRefused",
+                        requires: .updates) { target in
+            let container = try target.makeContainer()
+            let saved = try saveVoyage("Iceland", items: ["Geysir"], place: "Hotel Borg", into: container)
+            let context = ModelContext(container)
+            let again = SuiteVoyage(name: "Iceland again")   // no items: it would empty the stored bucket list
+            again.id = saved.id
+            context.insert(again)
+            try checkThrows(DataStoreError(.constraintViolation, ""), "an insert with a stored id that would drop its items") {
+                try context.save()
+            }
+            let fresh = ModelContext(container)
+            let voyage = try require(try fresh.fetch(FetchDescriptor<SuiteVoyage>()).first, "the stored voyage")
+            try checkEqual(voyage.name, "Iceland", "the stored voyage's name after the refused insert")
+            try checkEqual(voyage.bucketList.map(\.title), ["Geysir"], "its items")
+            try check(voyage.bucketList.allSatisfy { $0.voyage === voyage }, "its items still name it")
+        },
         ConformanceCase(area: "relationships", name: "relationshipsSurviveReopening", requires: .persistence) { target in
             let configuration = try target.makeConfiguration()
             do {
