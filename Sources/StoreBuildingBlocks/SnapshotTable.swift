@@ -96,7 +96,7 @@ public struct SnapshotTable: Sendable {
     ///   naming it as it was). The table is then unchanged.
     /// - Complexity: O(*k*) for *k* changes, independent of the table's size.
     public mutating func apply<S: DataStoreSnapshot>(_ request: DataStoreSaveChangesRequest<S>, storeIdentifier: String) throws -> Outcome<S> {
-        var undo: [(entity: String, key: SnapshotValue, previous: DefaultSnapshot?)] = []
+        var undo: [UndoStep] = []
         var changes: [HistoryRecord.Change] = []
         var result = DataStoreSaveChangesResult<S>(for: storeIdentifier)
         do {
@@ -124,11 +124,11 @@ public struct SnapshotTable: Sendable {
                         result.snapshotsToReregister[stored.persistentIdentifier] = S(persistentIdentifier: stored.persistentIdentifier, values: merged)
                     }
                     guard !changed.isEmpty else { continue }
-                    undo.append((id.entityName, existingKey, stored))
+                    undo.append(.replaced(stored))
                     try rows.put(target)
                     changes.append(.init(kind: .update, entityName: id.entityName, primaryKey: existingKey, updatedAttributes: changed))
                 } else {
-                    undo.append((id.entityName, id.primaryKey, nil))
+                    undo.append(.inserted(id))
                     try rows.put(DefaultSnapshot(persistentIdentifier: id, values: snapshot.values))
                     changes.append(.init(kind: .insert, entityName: id.entityName, primaryKey: id.primaryKey))
                 }
@@ -140,7 +140,7 @@ public struct SnapshotTable: Sendable {
                 guard let stored = rows.row(id.primaryKey) else { continue }
                 let changed = snapshot.changedAttributes(from: stored.values)
                 guard !changed.isEmpty else { continue }
-                undo.append((id.entityName, id.primaryKey, stored))
+                undo.append(.replaced(stored))
                 try rows.put(DefaultSnapshot(persistentIdentifier: id, values: snapshot.values))
                 changes.append(.init(kind: .update, entityName: id.entityName, primaryKey: id.primaryKey, updatedAttributes: changed))
             }
@@ -149,22 +149,49 @@ public struct SnapshotTable: Sendable {
                 var rows = try takeRows(id.entityName)
                 defer { entities[id.entityName] = rows }
                 guard let stored = rows.row(id.primaryKey) else { continue }
-                undo.append((id.entityName, id.primaryKey, stored))
-                rows.remove(id.primaryKey)
+                guard let place = rows.place(of: id.primaryKey) else { continue }
+                undo.append(.deleted(stored, place))
+                rows.remove(id.primaryKey, compacting: false)   // slots keep their numbers until the save is done
                 let preserved = stored.values.filter { rows.entity.preservedOnDeletion.contains($0.key) }
                 changes.append(.init(kind: .delete, entityName: id.entityName, primaryKey: id.primaryKey, tombstone: preserved))
             }
         } catch {
-            // Undo in reverse so that every row returns to its state before this save.
+            // Undo in reverse, so that every row returns to its state before this save, in its
+            // place: a replaced row is replaced back where it is, a deleted one goes back into
+            // its slot with its sequence (the order of unsorted fetches and of ties).
             for step in undo.reversed() {
-                guard var rows = entities.removeValue(forKey: step.entity) else { continue }
-                rows.remove(step.key)
-                if let previous = step.previous { try? rows.put(previous) }
-                entities[step.entity] = rows
+                let entity = step.identifier.entityName
+                guard var rows = entities.removeValue(forKey: entity) else { continue }
+                switch step {
+                case .inserted(let id): rows.remove(id.primaryKey, compacting: false)
+                case .replaced(let previous): try? rows.put(previous)
+                case .deleted(let previous, let place): rows.restore(previous, at: place)
+                }
+                entities[entity] = rows
             }
+            compactTouchedEntities(undo)
             throw error
         }
+        compactTouchedEntities(undo)
         return Outcome(changes: changes, result: result)
+    }
+
+    /// One change of a save, as its undo needs it.
+    private enum UndoStep {
+        case inserted(PersistentIdentifier)
+        case replaced(DefaultSnapshot)
+        case deleted(DefaultSnapshot, EntityRows.Place)
+
+        var identifier: PersistentIdentifier {
+            switch self {
+            case .inserted(let id): return id
+            case .replaced(let row), .deleted(let row, _): return row.persistentIdentifier
+            }
+        }
+    }
+
+    private mutating func compactTouchedEntities(_ steps: [UndoStep]) {
+        for name in Set(steps.map(\.identifier.entityName)) { entities[name]?.compactIfSparse() }
     }
 
     /// Writes one row as it is (replaying a save recorded elsewhere), replacing the row with the
@@ -275,11 +302,40 @@ struct EntityRows: Sendable {
         for index in indexes.indices { indexes[index].insert(snapshot.values, primaryKey: key, sequence: sequence) }
     }
 
-    mutating func remove(_ key: SnapshotValue) {
+    /// Where a row is: its slot and its insertion sequence.
+    struct Place {
+        let slot: Int
+        let sequence: Int
+    }
+
+    func place(of key: SnapshotValue) -> Place? {
+        slotByKey[key].map { Place(slot: $0, sequence: sequences[$0]) }
+    }
+
+    /// Removes a row; `compacting: false` keeps every slot's number (a save that may be undone
+    /// compacts when it is done).
+    mutating func remove(_ key: SnapshotValue, compacting: Bool = true) {
         guard let slot = slotByKey.removeValue(forKey: key), let old = slots[slot] else { return }
         removeFromIndices(old, sequence: sequences[slot])
         slots[slot] = nil
-        // Compact when most slots are holes, keeping amortized O(1) deletes.
+        if compacting { compactIfSparse() }
+    }
+
+    /// Puts a removed row back into its slot, with its sequence. The slot must still be empty
+    /// (no compaction since the removal).
+    mutating func restore(_ snapshot: DefaultSnapshot, at place: Place) {
+        let key = snapshot.persistentIdentifier.primaryKey
+        slots[place.slot] = snapshot
+        sequences[place.slot] = place.sequence
+        slotByKey[key] = place.slot
+        for constraint in uniqueIndices.indices {
+            if let constraintKey = constraintKey(constraint, snapshot.values) { uniqueIndices[constraint][constraintKey] = key }
+        }
+        for index in indexes.indices { indexes[index].insert(snapshot.values, primaryKey: key, sequence: place.sequence) }
+    }
+
+    /// Compacts when most slots are holes, keeping deletes amortized O(1).
+    mutating func compactIfSparse() {
         if slots.count > 64, slotByKey.count < slots.count / 2 {
             var live: [DefaultSnapshot?] = [], liveSequences: [Int] = []
             live.reserveCapacity(slotByKey.count)

@@ -132,6 +132,38 @@ import Testing
         expectIndexesAgree(table, "after a delete, then a failed save")
     }
 
+    /// A failed save leaves every row in its place: the order of unsorted fetches and of ties in
+    /// a sort is the order before the save (found by an adversary: the undo re-appended rows).
+    @Test func aFailedSaveLeavesTheOrderOfRowsAsItWas() throws {
+        var table = SnapshotTable(schema: schema)
+        let rows = (1...5).map { row($0, ["name": .string("same"), "email": .string("\($0)@x"), "score": .double(1), "count": .int(1)]) }
+        try save(&table, inserted: rows)
+        let order = table.snapshots(of: Person.entityName).map(\.persistentIdentifier)
+        func firstByName() throws -> [PersistentIdentifier] {
+            var descriptor = FetchDescriptor<Person>(sortBy: [SortDescriptor(\.name)])
+            descriptor.fetchLimit = 2
+            let request = DataStoreFetchRequest(descriptor: descriptor)
+            return try QueryEvaluator.fetch(request, over: table.candidates(for: request)).map(\.persistentIdentifier)
+        }
+        #expect(try firstByName() == Array(order.prefix(2)))
+        // An update, an insert, then an update that collides: undone.
+        #expect(throws: DataStoreError.self) {
+            try save(&table, inserted: [row(9, ["name": .string("same"), "score": .double(1), "count": .int(1)])],
+                     updated: [row(1, ["name": .string("same"), "email": .string("1@x"), "score": .double(2), "count": .int(1)]),
+                               row(2, ["name": .string("same"), "email": .string("3@x"), "score": .double(1), "count": .int(1)])])
+        }
+        #expect(table.snapshots(of: Person.entityName).map(\.persistentIdentifier) == order)
+        #expect(try firstByName() == Array(order.prefix(2)))
+        // Deletes, then a row of an entity the table does not hold: the deletes are undone in place.
+        let stranger = DefaultSnapshot(persistentIdentifier: PersistentIdentifier(entityName: "Nobody", primaryKey: .int(1)), values: [:])
+        #expect(throws: DataStoreError.self) {
+            try save(&table, deleted: [rows[0], rows[2], stranger])
+        }
+        #expect(table.snapshots(of: Person.entityName).map(\.persistentIdentifier) == order)
+        #expect(try firstByName() == Array(order.prefix(2)))
+        expectIndexesAgree(table, "after failed saves")
+    }
+
     @Test func replayedWritesRemovalsAndErasingKeepIndexesInStep() throws {
         // What a JSON store does when it reads a journal another process wrote, and on erase.
         var table = SnapshotTable(schema: schema)
