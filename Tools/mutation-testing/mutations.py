@@ -83,8 +83,8 @@ MUTATIONS = [
     m("T15", "table", TABLE, "an update with a unique collision is not refused",
       "if let owner = collision(with: snapshot.values, excluding: key) {", "if false, let owner = collision(with: snapshot.values, excluding: key) {"),
     m("T16", "table", TABLE, "updatedAttributes of an update lists every attribute",
-      "let changed = snapshot.changedAttributes(from: stored.values)\n                guard !changed.isEmpty else { continue }\n                undo.append((id.entityName, id.primaryKey, stored))",
-      "let changed = snapshot.changedAttributes(from: stored.values).isEmpty ? [] : Array(snapshot.values.keys).sorted()\n                guard !changed.isEmpty else { continue }\n                undo.append((id.entityName, id.primaryKey, stored))"),
+      "let changed = snapshot.changedAttributes(from: stored.values)\n                guard !changed.isEmpty else { continue }\n                undo.append(.replaced(stored))",
+      "let changed = snapshot.changedAttributes(from: stored.values).isEmpty ? [] : Array(snapshot.values.keys).sorted()\n                guard !changed.isEmpty else { continue }\n                undo.append(.replaced(stored))"),
 
     # Queries over snapshots and paging.
     m("Q01", "query", QUERY, "sorting by only the first SortDescriptor", "for sort in sortBy {", "for sort in sortBy.prefix(1) {"),
