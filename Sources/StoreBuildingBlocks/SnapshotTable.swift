@@ -148,8 +148,7 @@ public struct SnapshotTable: Sendable {
                 let id = snapshot.persistentIdentifier
                 var rows = try takeRows(id.entityName)
                 defer { entities[id.entityName] = rows }
-                guard let stored = rows.row(id.primaryKey) else { continue }
-                guard let place = rows.place(of: id.primaryKey) else { continue }
+                guard let stored = rows.row(id.primaryKey), let place = rows.place(of: id.primaryKey) else { continue }
                 undo.append(.deleted(stored, place))
                 rows.remove(id.primaryKey, compacting: false)   // slots keep their numbers until the save is done
                 let preserved = stored.values.filter { rows.entity.preservedOnDeletion.contains($0.key) }
