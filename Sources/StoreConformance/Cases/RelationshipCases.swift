@@ -194,6 +194,57 @@ enum RelationshipCases {
             try checkEqual(voyage.bucketList.map(\.title), ["Geysir"], "its items")
             try check(voyage.bucketList.allSatisfy { $0.voyage === voyage }, "its items still name it")
         },
+        // The next three were found by an adversary.
+        ConformanceCase(area: "relationships", name: "aFetchWithUnsavedChangesSetsRelationshipsAndKeepsOneInstancePerModel") { target in
+            let container = try target.makeContainer()
+            let saved = try saveVoyage("Iceland", items: ["Geysir", "Glacier"], place: "Hotel Borg", into: container)
+            let context = ModelContext(container)
+            context.insert(SuiteVoyage(name: "unsaved voyage"))
+            context.insert(SuiteBucketItem(title: "unsaved item"))   // unsaved changes of both fetched types
+            let voyage = try require(try context.fetch(FetchDescriptor<SuiteVoyage>()).first { $0.id == saved.id }, "Iceland")
+            let items = try context.fetch(FetchDescriptor<SuiteBucketItem>())
+            let geysir = try require(items.first { $0.title == "Geysir" }, "Geysir")
+            try check(geysir.voyage === voyage, "an item fetched with unsaved changes pending names the voyage instance")
+            try check(voyage.bucketList.contains { $0 === geysir }, "the voyage holds the fetched item instance")
+            try checkEqual(try context.fetchCount(FetchDescriptor<SuiteBucketItem>()), 3, "items counted with the unsaved one")
+            try context.save()
+            let stored = try ModelContext(container).fetch(FetchDescriptor<SuiteBucketItem>(sortBy: [SortDescriptor(\.title)]))
+            try checkEqual(stored.map { "\($0.title) -> \($0.voyage?.name ?? "none")" },
+                           ["Geysir -> Iceland", "Glacier -> Iceland", "unsaved item -> none"], "items after the save")
+        },
+        ConformanceCase(area: "relationships", name: "withoutPendingChangesAFollowingPredicateSeesStoredValuesOnly") { target in
+            let container = try target.makeContainer()
+            try saveVoyage("Iceland", items: ["Geysir", "Glacier"], place: "Hotel Borg", into: container)
+            let context = ModelContext(container)
+            let voyage = try require(try context.fetch(FetchDescriptor<SuiteVoyage>()).first, "Iceland")
+            let unsaved = SuiteBucketItem(title: "unsaved")
+            unsaved.voyage = voyage
+            context.insert(unsaved)
+            let iceland = "Iceland"
+            var descriptor = FetchDescriptor<SuiteBucketItem>(predicate: #Predicate { $0.voyage?.name == iceland },
+                                                              sortBy: [SortDescriptor(\.title)])
+            descriptor.includePendingChanges = false
+            try checkEqual(try context.fetch(descriptor).map(\.title), ["Geysir", "Glacier"], "stored items of Iceland only")
+            try checkEqual(try context.fetchCount(descriptor), 2, "their count")
+            descriptor.includePendingChanges = true
+            try checkEqual(try context.fetch(descriptor).map(\.title), ["Geysir", "Glacier", "unsaved"], "with pending changes")
+        },
+        ConformanceCase(area: "relationships", name: "aReferenceToAModelDeletedElsewhereIsDroppedEvenWhenHeld", requires: .updates) { target in
+            let container = try target.makeContainer()
+            let context = ModelContext(container)
+            let voyage = SuiteVoyage(name: "Tagged")
+            voyage.tags = [SuiteTag(label: "cold"), SuiteTag(label: "far")]
+            context.insert(voyage)
+            try context.save()
+            let holder = ModelContext(container)
+            try checkEqual(try holder.fetch(FetchDescriptor<SuiteTag>()).count, 2, "tags held by a context")
+            let other = ModelContext(container)
+            other.delete(try require(try other.fetch(FetchDescriptor<SuiteTag>()).first { $0.label == "cold" }, "cold"))
+            try other.save()
+            let loaded = try require(try holder.fetch(FetchDescriptor<SuiteVoyage>()).first, "the voyage, loaded by the holder")
+            try checkEqual(loaded.tags.map(\.label), ["far"], "tags: the one deleted elsewhere is dropped though held")
+            try check(!holder.hasChanges, "dropping it is no change")
+        },
         ConformanceCase(area: "relationships", name: "relationshipsSurviveReopening", requires: .persistence) { target in
             let configuration = try target.makeConfiguration()
             do {

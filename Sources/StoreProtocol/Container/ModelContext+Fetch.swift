@@ -18,39 +18,77 @@ extension ModelContext {
             try resolvePendingRelationships()
             return models
         }
-        // A predicate or sort a store cannot read, on a model with relationships, may follow
-        // them: it runs here, on models whose relationships are set.
-        // Unsaved changes count: evaluate over registered instances (with their unsaved values),
-        // stored rows not registered here, and unsaved inserts.
-        var candidates: [(model: T, snapshot: DefaultSnapshot?)] = []
+        return try fetchInMemory(descriptor, from: store, countingPendingChanges: pending)
+    }
+
+    /// The descriptor evaluated here rather than by the store: with unsaved changes that count
+    /// (`countingPendingChanges`: registered instances with their unsaved values, and unsaved
+    /// inserts), or with a predicate or sort that may follow relationships, which only models
+    /// whose relationships are set can answer. Otherwise stored values decide: a registered
+    /// model with unsaved changes is judged by a copy decoded from its stored values (its
+    /// relationships the context's instances), and the instance is returned.
+    private func fetchInMemory<T: PersistentModel>(
+        _ descriptor: FetchDescriptor<T>, from store: any DataStore, countingPendingChanges pending: Bool
+    ) throws -> [T] {
+        let hasRelationships = !ModelAttributes.of(T.self).relationships.isEmpty
+        // `probe` is what the predicate and sort see; `snapshot`, a row to register if returned.
+        var candidates: [(model: T, probe: T, snapshot: DefaultSnapshot?)] = []
         var seen = Set<PersistentIdentifier>()
+        var storedValues: [(index: Int, snapshot: DefaultSnapshot)] = []
         for snapshot in try fetchSnapshots(FetchDescriptor<T>(), from: store) {
             let id = snapshot.persistentIdentifier
             seen.insert(id)
             if let registration = registrations[id], let model = registration.model as? T {
-                if registration.state != .deleted { candidates.append((model, nil)) }
-            } else if followsRelationships {
-                candidates.append((try materialize(snapshot), nil))   // registered, so that its relationships are set
+                if pending {
+                    if registration.state != .deleted { candidates.append((model, model, nil)) }
+                } else if try registration.state == .deleted || registration.isDirty() {
+                    storedValues.append((candidates.count, snapshot))
+                    candidates.append((model, model, nil))
+                } else {
+                    candidates.append((model, model, nil))
+                }
+            } else if hasRelationships {
+                // Registered now, so that its relationships are set before it is judged.
+                let model: T = try materialize(snapshot)
+                candidates.append((model, model, nil))
             } else {
-                candidates.append((try SnapshotQuery.materialize(snapshot), snapshot))
+                let model: T = try SnapshotQuery.materialize(snapshot)
+                candidates.append((model, model, snapshot))
             }
         }
         try resolvePendingRelationships()
-        for registration in registrations.values.sorted(by: { $0.order < $1.order }) where registration.state == .inserted {
-            guard let model = registration.model as? T, !seen.contains(model.persistentModelID) else { continue }
-            candidates.append((model, nil))
+        for (index, snapshot) in storedValues {
+            candidates[index].probe = try storedCopy(of: snapshot)
+        }
+        if pending {
+            for registration in registrations.values.sorted(by: { $0.order < $1.order }) where registration.state == .inserted {
+                guard let model = registration.model as? T, !seen.contains(model.persistentModelID) else { continue }
+                candidates.append((model, model, nil))
+            }
         }
         if let predicate = descriptor.predicate {
-            candidates = try candidates.filter { try SnapshotQuery.matches(predicate, $0.model) }
+            candidates = try candidates.filter { try SnapshotQuery.matches(predicate, $0.probe) }
         }
         if !descriptor.sortBy.isEmpty {
             let sortBy = descriptor.sortBy
-            candidates.sort { SnapshotQuery.inIncreasingOrder(sortBy, $0.model, $1.model) }
+            candidates.sort { SnapshotQuery.inIncreasingOrder(sortBy, $0.probe, $1.probe) }
         }
         return descriptor.page(candidates).map { candidate in
             if let snapshot = candidate.snapshot { register(candidate.model, baseline: snapshot.values) }
             return candidate.model
         }
+    }
+
+    /// A detached model with a row's stored values, its relationships set to the context's
+    /// instances of the models the row names.
+    private func storedCopy<T: PersistentModel>(of snapshot: DefaultSnapshot) throws -> T {
+        let copy: T = try SnapshotQuery.materialize(snapshot)
+        guard let entity = container.schema.entity(for: T.self) else { return copy }
+        for relationship in entity.relationships {
+            let members = relationship.identifiers(in: snapshot.values).compactMap { registrations[$0]?.model }
+            entity.relationshipAccess[relationship.name]?.setMembers(copy, members)
+        }
+        return copy
     }
 
     /// How many models a descriptor selects.

@@ -13,40 +13,49 @@ extension ModelContext {
     // MARK: Loading
 
     /// Sets the relationships of every model given stored values since the last call, loading
-    /// the models they name, level by level.
+    /// the models they name, level by level. A named model is loaded unless it was given stored
+    /// values in this pass (so a model held from before is read again, and one that is no longer
+    /// stored is dropped from the relationship).
     /// - Throws: what the store throws for the batch fetches.
     func resolvePendingRelationships() throws {
+        var confirmed = Set<PersistentIdentifier>()   // given stored values in this pass
+        var gone = Set<PersistentIdentifier>()        // asked for and not stored
         while !pendingResolution.isEmpty {
+            for registration in pendingResolution { confirmed.insert(registration.model.persistentModelID) }
             let level = pendingResolution.filter { !$0.entity.relationships.isEmpty && $0.baseline != nil }
             pendingResolution.removeAll()
-            // One fetch per destination entity for the keys not registered yet.
-            var missing: [String: [SnapshotValue]] = [:]
+            // One fetch per destination entity for the keys not confirmed yet.
+            var wanted: [String: [PersistentIdentifier]] = [:]
             var seen = Set<PersistentIdentifier>()
             for registration in level {
                 for relationship in registration.entity.relationships {
                     for id in relationship.identifiers(in: registration.baseline ?? [:])
-                    where registrations[id] == nil && seen.insert(id).inserted {
-                        missing[id.entityName, default: []].append(id.primaryKey)
+                    where !confirmed.contains(id) && !gone.contains(id) && seen.insert(id).inserted {
+                        wanted[id.entityName, default: []].append(id)
                     }
                 }
             }
-            for (entityName, keys) in missing.sorted(by: { $0.key < $1.key }) {
+            for (entityName, identifiers) in wanted.sorted(by: { $0.key < $1.key }) {
                 guard let entity = container.schema.entity(named: entityName) else { continue }
-                try loadModels(entity.modelType, primaryKeys: keys)   // registers them, for the next level
+                // Registers them (for the next level) and refreshes the ones held from before.
+                let found = try loadModels(entity.modelType, primaryKeys: identifiers.map(\.primaryKey))
+                confirmed.formUnion(found)
+                gone.formUnion(identifiers.filter { !found.contains($0) })
             }
-            for registration in level { assignRelationships(registration) }
+            for registration in level { assignRelationships(registration, dropping: gone) }
         }
     }
 
     /// Sets a registration's relationships to the registered instances its baseline names, and
-    /// drops from the baseline the references to models that are not there.
-    private func assignRelationships(_ registration: Registration) {
+    /// drops from the baseline the references to models that are not stored (`gone`, or not
+    /// held at all).
+    private func assignRelationships(_ registration: Registration, dropping gone: Set<PersistentIdentifier>) {
         guard var baseline = registration.baseline else { return }
         var pruned = false
         for relationship in registration.entity.relationships {
             guard let access = registration.entity.relationshipAccess[relationship.name] else { continue }
             let identifiers = relationship.identifiers(in: baseline)
-            let members = identifiers.compactMap { registrations[$0]?.model }
+            let members = identifiers.compactMap { gone.contains($0) ? nil : registrations[$0]?.model }
             access.setMembers(registration.model, members)
             if members.count != identifiers.count {
                 let keys = members.map { $0.persistentModelID.primaryKey }
@@ -58,11 +67,12 @@ extension ModelContext {
     }
 
     /// Fetches and registers the stored models of `type` with these primary keys, in one store
-    /// fetch (`keys.contains($0.id)`, which stores answer from their key index).
-    private func loadModels<T: PersistentModel>(_ type: T.Type, primaryKeys: [SnapshotValue]) throws {
+    /// fetch (`keys.contains($0.id)`, which stores answer from their key index), and returns
+    /// the identifiers found.
+    private func loadModels<T: PersistentModel>(_ type: T.Type, primaryKeys: [SnapshotValue]) throws -> Set<PersistentIdentifier> {
         let decoder = SnapshotDecoder()
         let ids = primaryKeys.compactMap { try? decoder.decode(T.ID.self, from: $0) }
-        guard !ids.isEmpty else { return }
+        guard !ids.isEmpty else { return [] }
         let idKeyPath = Self.idKeyPath(of: T.self)
         let byIDs = Predicate<T> { model in
             PredicateExpressions.build_contains(
@@ -70,9 +80,12 @@ extension ModelContext {
                 PredicateExpressions.build_KeyPath(root: model, keyPath: idKeyPath))
         }
         let store = try container.stores[container.storeIndex(for: T.self)]
+        var found = Set<PersistentIdentifier>()
         for snapshot in try fetchSnapshots(FetchDescriptor<T>(predicate: byIDs), from: store) {
             let _: T = try materialize(snapshot)
+            found.insert(snapshot.persistentIdentifier)
         }
+        return found
     }
 
     /// The listed key path of `id`, `==` to `\Trip.id`, so that stores look rows up by key
