@@ -165,8 +165,8 @@ MUTATIONS = [
     m("R11", "context", CONTEXT_FETCH, "a fetch with pending changes judges a model with relationships before they are set",
       "            } else if hasRelationships {\n", "            } else if false {\n"),
     m("R12", "context", CONTEXT_FETCH, "without pending changes, a following predicate still sees unsaved values",
-      "                candidates = try candidates.filter { try SnapshotQuery.matches(predicate, $0.probe) }",
-      "                candidates = try candidates.filter { try SnapshotQuery.matches(predicate, $0.model) }"),
+      "candidates = try candidates.filter { try SnapshotQuery.matches(predicate, $0.probe) }",
+      "candidates = try candidates.filter { try SnapshotQuery.matches(predicate, $0.model) }"),
     m("R08", "context", RELATIONSHIPS, "related new models are not inserted with their owner",
       "        insertRelatedModels()\n        keepInversesInStep()", "        keepInversesInStep()"),
 
