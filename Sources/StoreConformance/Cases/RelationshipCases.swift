@@ -48,7 +48,11 @@ enum RelationshipCases {
             try checkEqual(a.bucketList.map(\.title), [], "A's items after B took a1")
             try checkEqual(Set(b.bucketList.map(\.title)), ["b1", "a2", "a1"], "B's items after taking a1")
             try check(b.bucketList.allSatisfy { $0.voyage === b }, "every item B holds names B")
-            // A to-one with a to-one inverse: B takes A's accommodation.
+            // A to-one with a to-one inverse: B takes A's accommodation. The accommodations are
+            // fetched first, so that the context meets them before the voyages.
+            context = ModelContext(container)
+            _ = try context.fetch(FetchDescriptor<SuiteAccommodation>())
+            (a, b) = try voyages(first, second, in: context)
             b.livingAccommodation = a.livingAccommodation
             try context.save()
             context = ModelContext(container)
