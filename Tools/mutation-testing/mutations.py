@@ -123,6 +123,8 @@ MUTATIONS = [
       "if case let .and(lhs, rhs) = operand {", "if case let .and(lhs, rhs) = operand {\n                pending.append(rhs)\n                pending.append(lhs)\n            } else if case let .or(lhs, rhs) = operand {"),
     m("Q14", "query", TIME_RANGE, "a log time range reads a lower bound as an upper bound",
       "case .greaterThan, .greaterThanOrEqual: lower = max(lower, bound)", "case .greaterThan, .greaterThanOrEqual: upper = min(upper, bound)"),
+    m("Q22", "query", ATTRIBUTE_INDEX, "an equality bucket keeps a row that was removed",
+      "if other != primaryKey { buckets[key] = .one(other) }", "buckets[key] = .one(other)"),
     m("Q15", "query", ATTRIBUTE_INDEX, "a range lookup leaves out the rows holding nil",
       "guard collect(from: null, to: null, into: &keys, limit: limit),\n              collect(", "guard collect(",
       equivalent="a translated comparison with <, <=, > or >= never names an optional attribute (#Predicate has no < on "
