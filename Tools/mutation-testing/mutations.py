@@ -160,7 +160,7 @@ MUTATIONS = [
     m("R07", "context", RELATIONSHIPS, "nullify leaves the inverse naming the deleted model",
       "                    inverseAccess.remove(member, model)\n", "\n"),
     m("R09", "context", CONTEXT_FETCH, "a predicate that follows a relationship is left to the store, on models without it",
-      "!ModelAttributes.of(T.self).relationships.isEmpty && FetchQuery(descriptor).needsModels", "false && FetchQuery(descriptor).needsModels"),
+      "!T.schemaMetadata.relationships.isEmpty && FetchQuery(descriptor).needsModels", "false && FetchQuery(descriptor).needsModels"),
     m("R10", "context", RELATIONSHIPS, "a model the context holds is not read again when a relationship names it",
       "where !confirmed.contains(id) && !gone.contains(id) && seen.insert(id).inserted {",
       "where registrations[id] == nil && !gone.contains(id) && seen.insert(id).inserted {"),

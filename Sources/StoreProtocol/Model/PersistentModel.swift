@@ -47,8 +47,9 @@ extension PersistentModel {
     /// (``ModelContext`` sets them after decoding).
     /// - Throws: what ``SnapshotDecoder`` throws.
     static func decodeDetached(_ values: [String: SnapshotValue]) throws -> Self {
+        // The metadata first: a static read, where the attributes take a lock and a cast.
+        guard !schemaMetadata.relationships.isEmpty else { return try SnapshotDecoder().decode(Self.self, fromAttributes: values) }
         let relationships = ModelAttributes.of(Self.self).relationships
-        guard !relationships.isEmpty else { return try SnapshotDecoder().decode(Self.self, fromAttributes: values) }
         var attributes = values
         for relationship in relationships {
             // An empty array decodes as `[]` without decoding a model; an absent key as `nil`.
