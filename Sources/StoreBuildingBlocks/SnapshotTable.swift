@@ -168,10 +168,10 @@ public struct SnapshotTable: Sendable {
                 }
                 entities[entity] = rows
             }
-            compactTouchedEntities(undo)
+            for name in Set(undo.map(\.identifier.entityName)) { entities[name]?.compactIfSparse() }
             throw error
         }
-        compactTouchedEntities(undo)
+        for name in Set(request.deleted.map(\.persistentIdentifier.entityName)) { entities[name]?.compactIfSparse() }
         return Outcome(changes: changes, result: result)
     }
 
@@ -189,9 +189,6 @@ public struct SnapshotTable: Sendable {
         }
     }
 
-    private mutating func compactTouchedEntities(_ steps: [UndoStep]) {
-        for name in Set(steps.map(\.identifier.entityName)) { entities[name]?.compactIfSparse() }
-    }
 
     /// Writes one row as it is (replaying a save recorded elsewhere), replacing the row with the
     /// same identifier.

@@ -30,7 +30,7 @@ extension ModelContext {
     private func fetchInMemory<T: PersistentModel>(
         _ descriptor: FetchDescriptor<T>, from store: any DataStore, countingPendingChanges pending: Bool
     ) throws -> [T] {
-        let hasRelationships = !T.schemaMetadata.relationships.isEmpty
+        let hasRelationships = container.schema.entity(for: T.self)?.relationships.isEmpty == false
         // `probe` is what the predicate and sort see; `snapshot`, a row to register if returned.
         var candidates: [(model: T, probe: T, snapshot: DefaultSnapshot?)] = []
         var seen = Set<PersistentIdentifier>()
@@ -154,7 +154,7 @@ extension ModelContext {
     /// Whether the descriptor has a predicate or sort that a store decides on models and that
     /// may read relationships, which only the context sets: such a fetch runs here.
     func mayFollowRelationships<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) -> Bool {
-        !T.schemaMetadata.relationships.isEmpty && FetchQuery(descriptor).needsModels
+        container.schema.entity(for: T.self)?.relationships.isEmpty == false && FetchQuery(descriptor).needsModels
     }
 
     /// Whether the context holds unsaved inserts, deletes or changes of `T`.

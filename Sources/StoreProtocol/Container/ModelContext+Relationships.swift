@@ -106,6 +106,8 @@ extension ModelContext {
     ///   through a ``DeleteRule/deny`` relationship; the models are then as they were, and so is
     ///   the store.
     public func processPendingChanges() throws {
+        // Nothing to do for a schema without relationships, and no pass over every model.
+        guard container.schema.entities.contains(where: { !$0.relationships.isEmpty }) else { return }
         insertRelatedModels()
         keepInversesInStep()
         try applyDeleteRules()
@@ -132,7 +134,8 @@ extension ModelContext {
     /// to-one inverse that named another model is taken from it. Deleted models too: a member
     /// taken out before the delete is no longer the delete rule's business.
     private func keepInversesInStep() {
-        for registration in registrations.values.sorted(by: { $0.order < $1.order }) {
+        let related = registrations.values.filter { !$0.entity.relationships.isEmpty }
+        for registration in related.sorted(by: { $0.order < $1.order }) {
             for relationship in registration.entity.relationships {
                 guard let inverseName = relationship.inverse,
                       let access = registration.entity.relationshipAccess[relationship.name],

@@ -200,7 +200,15 @@ struct ModelAttributes<Model: PersistentModel>: @unchecked Sendable {
 private let modelAttributesCache = Locked<[ObjectIdentifier: any Sendable]>([:])
 
 /// The value types of relationship properties (an optional model, an array of models), so that
-/// an attribute holding models can be recognised by its key path's value type.
-protocol RelationshipValue {}
-extension Optional: RelationshipValue where Wrapped: PersistentModel {}
-extension Array: RelationshipValue where Element: PersistentModel {}
+/// an attribute holding models can be recognised by its key path's value type, and decoded
+/// empty (``SnapshotDecoder``): a snapshot holds keys, which only a context resolves.
+protocol RelationshipValue {
+    /// The value before the context sets it: `nil`, or `[]`.
+    static var detached: Self { get }
+}
+extension Optional: RelationshipValue where Wrapped: PersistentModel {
+    static var detached: Self { nil }
+}
+extension Array: RelationshipValue where Element: PersistentModel {
+    static var detached: Self { [] }
+}

@@ -43,19 +43,11 @@ extension PersistentModel {
     /// instance and assigns each attribute through its key path.
     /// - Throws: `DecodingError` when the values do not decode as `Self`; nothing changes then.
     /// A new instance with the attributes in `values` and no related models: a snapshot holds
-    /// relationships as keys, which only a context can resolve to instances
-    /// (``ModelContext`` sets them after decoding).
+    /// relationships as keys, which only a context resolves to instances (``SnapshotDecoder``
+    /// decodes them empty; ``ModelContext`` sets them after decoding).
     /// - Throws: what ``SnapshotDecoder`` throws.
     static func decodeDetached(_ values: [String: SnapshotValue]) throws -> Self {
-        // The metadata first: a static read, where the attributes take a lock and a cast.
-        guard !schemaMetadata.relationships.isEmpty else { return try SnapshotDecoder().decode(Self.self, fromAttributes: values) }
-        let relationships = ModelAttributes.of(Self.self).relationships
-        var attributes = values
-        for relationship in relationships {
-            // An empty array decodes as `[]` without decoding a model; an absent key as `nil`.
-            attributes[relationship.name] = relationship.metadata.isToMany ? .array([]) : nil
-        }
-        return try SnapshotDecoder().decode(Self.self, fromAttributes: attributes)
+        try SnapshotDecoder().decode(Self.self, fromAttributes: values)
     }
 
     func assignValues(_ values: [String: SnapshotValue]) throws {
