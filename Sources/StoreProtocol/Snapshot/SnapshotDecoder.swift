@@ -108,7 +108,9 @@ enum SnapshotDecoding {
         if type == UInt32.self { return reinterpret(try integer(value, as: UInt32.self, codingPath()), as: T.self) }
         if type == UInt64.self { return reinterpret(try integer(value, as: UInt64.self, codingPath()), as: T.self) }
         // A relationship (an array of models, stored as keys) decodes empty; the context sets it.
-        if let relationship = type as? any RelationshipValue.Type, let empty = relationship.detached as? T { return empty }
+        if case .array = value, let relationship = type as? any RelationshipValue.Type, let empty = relationship.detached as? T {
+            return empty
+        }
         return try T(from: Decoder(value: value, codingPath: codingPath()))
     }
 
