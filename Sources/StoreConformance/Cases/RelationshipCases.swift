@@ -124,11 +124,7 @@ enum RelationshipCases {
         },
         ConformanceCase(area: "relationships", name: "noActionLeavesAReferenceThatLoadsAsDropped", requires: .updates) { target in
             let container = try target.makeContainer()
-            let context = ModelContext(container)
-            let voyage = SuiteVoyage(name: "Tagged")
-            voyage.tags = [SuiteTag(label: "cold"), SuiteTag(label: "far")]
-            context.insert(voyage)
-            try context.save()
+            let (context, voyage) = try saveTaggedVoyage(into: container)
             context.delete(voyage.tags[0])
             try context.save()
             let fresh = ModelContext(container)
@@ -235,11 +231,7 @@ enum RelationshipCases {
         },
         ConformanceCase(area: "relationships", name: "aReferenceToAModelDeletedElsewhereIsDroppedEvenWhenHeld", requires: .updates) { target in
             let container = try target.makeContainer()
-            let context = ModelContext(container)
-            let voyage = SuiteVoyage(name: "Tagged")
-            voyage.tags = [SuiteTag(label: "cold"), SuiteTag(label: "far")]
-            context.insert(voyage)
-            try context.save()
+            _ = try saveTaggedVoyage(into: container)
             let holder = ModelContext(container)
             try checkEqual(try holder.fetch(FetchDescriptor<SuiteTag>()).count, 2, "tags held by a context")
             let other = ModelContext(container)
@@ -273,6 +265,16 @@ enum RelationshipCases {
         context.insert(voyage)
         try context.save()
         return voyage
+    }
+
+    /// Saves a voyage tagged "cold" and "far" (tags have no inverse; the rule is no action).
+    static func saveTaggedVoyage(into container: ModelContainer) throws -> (ModelContext, SuiteVoyage) {
+        let context = ModelContext(container)
+        let voyage = SuiteVoyage(name: "Tagged")
+        voyage.tags = [SuiteTag(label: "cold"), SuiteTag(label: "far")]
+        context.insert(voyage)
+        try context.save()
+        return (context, voyage)
     }
 
     static func voyages(_ first: SuiteVoyage, _ second: SuiteVoyage, in context: ModelContext) throws -> (SuiteVoyage, SuiteVoyage) {
