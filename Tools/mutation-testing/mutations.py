@@ -60,7 +60,7 @@ MUTATIONS = [
       "removeFromIndices(old, sequence: sequence)\n            slots[slot] = snapshot", "slots[slot] = snapshot"),
     m("T06", "table", TABLE, "a removed row's unique values stay in the index",
       "removeFromIndices(old, sequence: sequences[slot])\n        slots[slot] = nil", "slots[slot] = nil"),
-    m("T08", "table", TABLE, "the undo of a failed save puts a deleted row back at the end, not in its place",
+    m("T17", "table", TABLE, "the undo of a failed save puts a deleted row back at the end, not in its place",
       "case .deleted(let previous, let place): rows.restore(previous, at: place)", "case .deleted(let previous, _): try? rows.put(previous)"),
     m("T07", "table", TABLE, "nil values collide on unique constraints",
       "guard let value = values[name], value != .null else { return nil }", "guard let value = values[name] else { return nil }"),
