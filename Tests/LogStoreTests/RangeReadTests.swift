@@ -178,6 +178,23 @@ import Testing
             (error as? DataStoreError)?.code == .corruptStore && (error as? DataStoreError)?.message.contains("cut or replaced") == true
         }
     }
+
+    /// The same when the cut is inside the last record's payload, past every header a range
+    /// read of large records reads: the read checks the segment's length before anything else.
+    @Test func aSegmentCutInsideItsLastRecordFailsARangeReadOfItsFirst() throws {
+        let directory = try temporaryDirectory()
+        let (container, _) = try open(configuration(directory, segmentSize: 40_000))
+        try Self.append(0..<1_000, sizes: [100], to: container)   // records of about 10 KB: headers read alone
+        #expect(try segmentFiles(directory).count >= 2, "the first segment is sealed")
+        let segment = directory.appending(path: try #require(try segmentFiles(directory).first))
+        let pristine = try Data(contentsOf: segment)
+        try pristine.prefix(pristine.count - 10).write(to: segment)
+        #expect {
+            _ = try Self.rangeRead(container, 5...15)
+        } throws: { error in
+            (error as? DataStoreError)?.code == .corruptStore && (error as? DataStoreError)?.message.contains("cut or replaced") == true
+        }
+    }
 }
 
 extension LogStoreTests {
