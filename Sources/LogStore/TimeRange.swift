@@ -30,7 +30,7 @@ enum TimeRange {
             case let .comparison(.attribute(named), op, .constant(.date(date))) where named.name == attribute:
                 narrow(&lower, &upper, op, date.timeIntervalSince1970)
             case let .comparison(.constant(.date(date)), op, .attribute(named)) where named.name == attribute:
-                narrow(&lower, &upper, op.mirrored, date.timeIntervalSince1970)
+                narrow(&lower, &upper, op.swapped, date.timeIntervalSince1970)
             default:
                 continue
             }
@@ -49,19 +49,6 @@ enum TimeRange {
             lower = max(lower, bound)
             upper = min(upper, bound)
         case .notEqual: break
-        }
-    }
-}
-
-extension QueryComparison {
-    /// The operator with its operands swapped: `a < b` is `b > a`.
-    fileprivate var mirrored: QueryComparison {
-        switch self {
-        case .equal, .notEqual: return self
-        case .lessThan: return .greaterThan
-        case .lessThanOrEqual: return .greaterThanOrEqual
-        case .greaterThan: return .lessThan
-        case .greaterThanOrEqual: return .lessThanOrEqual
         }
     }
 }

@@ -192,16 +192,3 @@ extension EntityRows {
         }
     }
 }
-
-extension QueryComparison {
-    /// The operator with its operands swapped: `a < b` is `b > a`.
-    var swapped: QueryComparison {
-        switch self {
-        case .lessThan: return .greaterThan
-        case .lessThanOrEqual: return .greaterThanOrEqual
-        case .greaterThan: return .lessThan
-        case .greaterThanOrEqual: return .lessThanOrEqual
-        case .equal, .notEqual: return self
-        }
-    }
-}

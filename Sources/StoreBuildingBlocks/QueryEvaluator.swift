@@ -198,10 +198,10 @@ public enum QueryEvaluator {
         for (position, snapshot) in rows.enumerated() {
             guard let row = try filter.select(snapshot) else { continue }
             let values = row.snapshot.values
-            guard let first = firstKey.attribute.value(in: values), first.isOrdered else { return nil }
+            guard let first = firstKey.attribute.value(in: values), !IndexKey.isNaN(first) else { return nil }
             var rest: [SnapshotValue] = []
             for key in laterKeys {
-                guard let value = key.attribute.value(in: values), value.isOrdered else { return nil }
+                guard let value = key.attribute.value(in: values), !IndexKey.isNaN(value) else { return nil }
                 rest.append(value)
             }
             if heap.count == k, firstKey.compare(first, heap[0].first) == .orderedDescending { continue }
@@ -259,15 +259,4 @@ struct RankedRow {
     let first: SnapshotValue
     let rest: [SnapshotValue]
     var slot: Int
-}
-
-extension SnapshotValue {
-    /// Whether the value is not NaN (a `Double` or a `Date` built on one), so that `<` orders it.
-    fileprivate var isOrdered: Bool {
-        switch self {
-        case .double(let v): return !v.isNaN
-        case .date(let d): return !d.timeIntervalSinceReferenceDate.isNaN
-        default: return true
-        }
-    }
 }

@@ -75,3 +75,17 @@ public enum QueryComparison: String, Sendable, Hashable, CaseIterable {
         }
     }
 }
+
+extension QueryComparison {
+    /// The operator with its operands swapped: `a < b` is `b > a`. A store reading
+    /// `constant op attribute` reads it as `attribute op.swapped constant`.
+    public var swapped: QueryComparison {
+        switch self {
+        case .equal, .notEqual: return self
+        case .lessThan: return .greaterThan
+        case .lessThanOrEqual: return .greaterThanOrEqual
+        case .greaterThan: return .lessThan
+        case .greaterThanOrEqual: return .lessThanOrEqual
+        }
+    }
+}
