@@ -12,15 +12,29 @@ public final class ModelContainer: Sendable {
     public let stores: [any DataStore]
     private let storeIndexByEntity: [String: Int]
 
-    /// Opens a store for each configuration.
+    /// Opens a store for each configuration, migrating each whose recorded schema differs.
     /// - Throws: ``DataStoreError/Code/invalidSchema`` when the models' metadata does not fit them
     ///   or no configuration is given; whatever a store throws when it cannot open.
-    public convenience init(for types: any PersistentModel.Type..., configurations: any DataStoreConfiguration...) throws {
-        try self.init(for: Schema(types), configurations: configurations)
+    public convenience init(for types: any PersistentModel.Type..., migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
+                            configurations: any DataStoreConfiguration...) throws {
+        try self.init(for: Schema(types), migrationPlan: migrationPlan, configurations: configurations)
     }
 
-    /// Opens a store for each configuration.
-    public init(for schema: Schema, configurations: [any DataStoreConfiguration]) throws {
+    /// Opens a store for each configuration, migrating each whose recorded schema does not hold
+    /// `schema` (``StoredSchema/holds(_:)``): through `migrationPlan`'s stages from the version
+    /// the store holds to `schema`'s version when the plan lists both, otherwise by lightweight
+    /// changes. A store written before stores recorded their schema (``StoredSchema/unrecorded``)
+    /// is taken to hold the plan's first version when there is a plan, and `schema` otherwise.
+    ///
+    /// Cost: a store that holds `schema` costs one comparison; a migration reads and rewrites
+    /// the store (see the backend).
+    /// - Throws: ``DataStoreError/Code/invalidSchema`` when the models' metadata does not fit them
+    ///   or no configuration is given; ``DataStoreError/Code/incompatibleSchema`` when a store
+    ///   holds a newer schema or one that needs a custom ``MigrationStage``; whatever a store or a
+    ///   stage throws when it cannot open or migrate. A store that fails to migrate is left as it
+    ///   was.
+    public init(for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
+                configurations: [any DataStoreConfiguration]) throws {
         try schema.validate()
         guard !configurations.isEmpty else {
             throw DataStoreError(.invalidSchema,
@@ -35,6 +49,7 @@ public final class ModelContainer: Sendable {
         var route: [String: Int] = [:]
         for configuration in configurations {
             let store = try open(configuration)
+            try Self.migrateIfNeeded(store, named: configuration.name, plan: migrationPlan)
             for entity in store.schema.entities where route[entity.name] == nil { route[entity.name] = stores.count }
             stores.append(store)
         }
@@ -43,6 +58,17 @@ public final class ModelContainer: Sendable {
         self.schema = all
         self.stores = stores
         storeIndexByEntity = route
+    }
+
+    private static func migrateIfNeeded(_ store: any DataStore, named name: String, plan: (any SchemaMigrationPlan.Type)?) throws {
+        guard var recorded = store.recordedSchema else { return }
+        if recorded.isUnrecorded {
+            guard let first = plan?.schemas.first else { return }
+            recorded = StoredSchema(Schema(versionedSchema: first))
+        }
+        guard !recorded.holds(store.schema),
+              let request = try SchemaMigrator.request(store: name, recorded: recorded, schema: store.schema, plan: plan) else { return }
+        try store.migrate(request)
     }
 
     /// The store that holds a model type.

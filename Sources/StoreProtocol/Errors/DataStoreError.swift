@@ -39,6 +39,11 @@ public struct DataStoreError: CodedError {
         /// A value the store cannot hold exactly (for example, nested deeper than its format
         /// reads back); the save was refused before anything was written.
         public static let unsupportedValue = Code(rawValue: "unsupportedValue")
+        /// The store holds data of a schema the container's cannot be migrated from without code
+        /// (a changed value type, a new attribute without a default), or of a newer schema than
+        /// the container's; the message names the entity, the attribute and what to do. Nothing
+        /// was changed.
+        public static let incompatibleSchema = Code(rawValue: "incompatibleSchema")
     }
 
     public var code: Code

@@ -4,12 +4,15 @@
 /// Building a schema reads each model type's ``SchemaMetadata`` once (cached per process).
 public struct Schema: Sendable, CustomStringConvertible {
     public let entities: [Entity]
+    /// The version of the ``VersionedSchema`` this schema was made from, `nil` otherwise.
+    public let version: Version?
     private let indexByName: [String: Int]
     private let indexByType: [ObjectIdentifier: Int]
 
     /// A schema of `types` and of every model type their relationships reach (as SwiftData
     /// includes related models).
-    public init(_ types: [any PersistentModel.Type]) {
+    public init(_ types: [any PersistentModel.Type], version: Version? = nil) {
+        self.version = version
         var entities: [Entity] = []
         var pending = types
         while !pending.isEmpty {
@@ -84,7 +87,11 @@ extension Schema {
         /// The model type, for backends that materialize models (to evaluate a `Predicate`).
         public let modelType: any PersistentModel.Type
         /// The attributes, in the order ``SchemaMetadata/attributes`` lists them.
+        public let attributes: [Attribute]
+        /// The attribute names, in the same order.
         public let attributeNames: [String]
+        /// The name the entity was stored under before (``SchemaMetadata/originalEntityName``).
+        public let originalName: String?
         /// Unique constraints, each a list of attribute names.
         public let uniqueConstraints: [[String]]
         /// Indexed attribute groups.
@@ -99,6 +106,8 @@ extension Schema {
         /// (``QueryAttribute/value(in:)``).
         public let queryAttributes: [String: QueryAttribute]
 
+        /// Relationship name -> the name it was stored under before.
+        let relationshipOriginalNames: [String: String]
         /// The attribute and relationship names, for checking what a model encodes.
         let attributeNameSet: Set<String>
         var problems: [String]
@@ -121,6 +130,23 @@ extension Schema {
             }
             name = Model.entityName
             modelType = type
+            originalName = metadata.originalEntityName
+            var options: [String: [AttributeOption<Model>.Kind]] = [:]
+            for option in metadata.attributeOptions {
+                guard let name = attributes.name(of: option.keyPath) else {
+                    problems.append("\(Model.self): the attribute option's key path \(option.keyPath) is not one of the "
+                        + "attributes or relationships its schemaMetadata lists")
+                    continue
+                }
+                options[name, default: []].append(option.kind)
+            }
+            self.attributes = attributes.attributes.map {
+                Attribute(name: $0.name, keyPath: $0.keyPath, options: options[$0.name] ?? [], problems: &problems)
+            }
+            let relationshipNames = Set(attributes.relationships.map(\.name))
+            relationshipOriginalNames = options.filter { relationshipNames.contains($0.key) }.compactMapValues { kinds in
+                kinds.lazy.compactMap { if case .originalName(let old) = $0 { old } else { nil } }.first
+            }
             attributeNames = attributes.attributes.map(\.name)
             attributeNameSet = Set(attributeNames).union(attributes.relationships.map(\.name))
             relationships = attributes.relationships.map { relationship in

@@ -35,14 +35,23 @@ public struct SchemaMetadata<Model: PersistentModel>: Sendable {
     public var indexed: [[any PartialKeyPath<Model> & Sendable]]
     /// Attributes whose last values a deletion keeps in its history tombstone.
     public var preservedOnDeletion: [any PartialKeyPath<Model> & Sendable]
+    /// The entity name the model's data was stored under before: a lightweight migration renames
+    /// the entity, keeping its rows and history.
+    public var originalEntityName: String?
+    /// Former names and default values of attributes, for migration (``AttributeOption``).
+    public var attributeOptions: [AttributeOption<Model>]
 
     public init(
         attributes: [any PartialKeyPath<Model> & Sendable],
         relationships: [RelationshipMetadata<Model>] = [],
         unique: [[any PartialKeyPath<Model> & Sendable]] = [],
         indexed: [[any PartialKeyPath<Model> & Sendable]] = [],
-        preservedOnDeletion: [any PartialKeyPath<Model> & Sendable] = []
+        preservedOnDeletion: [any PartialKeyPath<Model> & Sendable] = [],
+        originalEntityName: String? = nil,
+        attributeOptions: [AttributeOption<Model>] = []
     ) {
+        self.originalEntityName = originalEntityName
+        self.attributeOptions = attributeOptions
         self.attributes = attributes
         self.relationships = relationships
         self.unique = unique

@@ -42,9 +42,37 @@ public protocol DataStore: AnyObject, Sendable {
 
     /// Removes all data and history.
     func erase() throws
+
+    /// The schema the store's data was written with, as the store recorded it:
+    /// ``StoredSchema/unrecorded`` for a store written before it recorded one, `nil` for a
+    /// backend that records none and never migrates (the default). ``ModelContainer`` compares it with ``schema`` on open and calls
+    /// ``migrate(_:)`` when they differ.
+    ///
+    /// A store opened with a schema that its recorded one does not hold (``StoredSchema/holds(_:)``)
+    /// must not read its data as that schema's: until it is migrated, fetches and saves throw
+    /// ``DataStoreError/Code/incompatibleSchema``.
+    var recordedSchema: StoredSchema? { get }
+
+    /// Moves the store's data to `request.schema` and records it, as one atomic step: a crash or
+    /// an error at any instant leaves the store as it was before or as migrated, never between.
+    /// History recorded before stays readable through ``DataStoreMigrationRequest/migrate(_:)``.
+    /// - Throws: What ``DataStoreMigrationRequest/migrateRows(_:)`` throws;
+    ///   ``DataStoreError/Code/incompatibleSchema`` when migrated rows break a unique constraint
+    ///   (naming them) or another process migrated the store meanwhile;
+    ///   ``DataStoreError/Code/unsupportedFeature`` when the store cannot migrate. Nothing is
+    ///   changed then.
+    func migrate(_ request: DataStoreMigrationRequest) throws
 }
 
 extension DataStore {
+    /// `nil`: a store that records no schema is never migrated.
+    public var recordedSchema: StoredSchema? { nil }
+
+    /// Refuses: a store that records no schema cannot migrate.
+    public func migrate(_ request: DataStoreMigrationRequest) throws {
+        throw DataStoreError.unsupportedFeature("\(Self.self) cannot migrate its data to another schema.")
+    }
+
     public func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
         try fetchIdentifiers(request).count
     }

@@ -1,0 +1,55 @@
+/// How a store moves from one ``VersionedSchema`` to the next, in SwiftData's shape: the versions
+/// in order, and a stage between each version and the next. A pair of consecutive versions with
+/// no stage is migrated as ``MigrationStage/lightweight(fromVersion:toVersion:)``.
+///
+/// ```swift
+/// enum TripsMigrationPlan: SchemaMigrationPlan {
+///     static var schemas: [any VersionedSchema.Type] { [TripsSchemaV1.self, TripsSchemaV2.self] }
+///     static var stages: [MigrationStage] { [migrateV1toV2] }
+///
+///     static let migrateV1toV2 = MigrationStage.custom(
+///         fromVersion: TripsSchemaV1.self, toVersion: TripsSchemaV2.self,
+///         willMigrate: { context in
+///             // Remove duplicates before V2's unique constraint applies.
+///             …
+///             try context.save()
+///         },
+///         didMigrate: nil)
+/// }
+///
+/// let container = try ModelContainer(for: Schema(versionedSchema: TripsSchemaV2.self),
+///                                    migrationPlan: TripsMigrationPlan.self,
+///                                    configurations: [JSONStoreConfiguration(url: storeURL)])
+/// ```
+public protocol SchemaMigrationPlan {
+    /// Every version, oldest first.
+    static var schemas: [any VersionedSchema.Type] { get }
+    /// The stages between consecutive versions.
+    static var stages: [MigrationStage] { get }
+}
+
+/// One step of a ``SchemaMigrationPlan``.
+public enum MigrationStage {
+    /// Changes that need no code: added, removed and renamed attributes and entities, added
+    /// defaults, index and unique-constraint changes (see ``SchemaChange``).
+    case lightweight(fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type)
+    /// A lightweight migration with code around it: `willMigrate` gets a context on the data as
+    /// `fromVersion`'s models see it, before the lightweight changes; `didMigrate` one on the data
+    /// as `toVersion`'s models see it, after them. What either context saves becomes part of the
+    /// migration, which is written as a whole or not at all. A closure that throws abandons the
+    /// migration, and the store is left as it was.
+    case custom(fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type,
+                willMigrate: ((ModelContext) throws -> Void)?, didMigrate: ((ModelContext) throws -> Void)?)
+
+    var fromVersion: any VersionedSchema.Type {
+        switch self {
+        case .lightweight(let from, _), .custom(let from, _, _, _): from
+        }
+    }
+
+    var toVersion: any VersionedSchema.Type {
+        switch self {
+        case .lightweight(_, let to), .custom(_, let to, _, _): to
+        }
+    }
+}

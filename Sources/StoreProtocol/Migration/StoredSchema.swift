@@ -1,0 +1,115 @@
+import Foundation
+
+/// The schema a store's data was written with, as the store records it beside the data: every
+/// entity's attributes with their value types, its relationships, unique constraints and indexes,
+/// and the version. Codable and free of model types, so a store can keep it and an app that no
+/// longer has the old model types can still compare it with its own.
+///
+/// A backend records it when it creates a store and when it migrates one
+/// (``DataStore/migrate(_:)``); ``ModelContainer`` compares it with the container's schema on
+/// open. Lists are kept sorted by name, so two schemas with the same content are `==` and have
+/// one ``fingerprint``.
+public struct StoredSchema: Codable, Sendable, Hashable {
+    /// The version of the ``VersionedSchema`` that wrote the data, `nil` for a plain ``Schema``.
+    public var version: Schema.Version?
+    /// The entities, sorted by name.
+    public var entities: [Entity]
+    /// The fingerprints of the schemas the store held before, oldest first: a schema among them
+    /// is older than the data and is refused (a downgrade).
+    public var supersededFingerprints: [String]
+
+    public struct Entity: Codable, Sendable, Hashable {
+        public var name: String
+        /// Sorted by name.
+        public var attributes: [Attribute]
+        /// Sorted by name.
+        public var relationships: [Relationship]
+        /// Each a list of attribute names; the lists sorted.
+        public var uniqueConstraints: [[String]]
+        /// Each a list of attribute names; the lists sorted.
+        public var indices: [[String]]
+
+        public func attribute(named name: String) -> Attribute? { attributes.first { $0.name == name } }
+        public func relationship(named name: String) -> Relationship? { relationships.first { $0.name == name } }
+    }
+
+    public struct Attribute: Codable, Sendable, Hashable {
+        public var name: String
+        /// The Swift type of the value, optional unwrapped (`Int`, `Date`, `Array<String>`).
+        public var valueType: String
+        public var isOptional: Bool
+    }
+
+    public struct Relationship: Codable, Sendable, Hashable {
+        public var name: String
+        /// The destination entity's name.
+        public var destination: String
+        public var isToMany: Bool
+        public var deleteRule: DeleteRule
+        public var inverse: String?
+    }
+
+    /// The stored form of `schema`.
+    public init(_ schema: Schema) {
+        version = schema.version
+        supersededFingerprints = []
+        entities = schema.entities.map { entity in
+            Entity(
+                name: entity.name,
+                attributes: entity.attributes.map { Attribute(name: $0.name, valueType: $0.valueType, isOptional: $0.isOptional) }
+                    .sorted { $0.name < $1.name },
+                relationships: entity.relationships.map {
+                    Relationship(name: $0.name, destination: $0.destination, isToMany: $0.isToMany, deleteRule: $0.deleteRule, inverse: $0.inverse)
+                }.sorted { $0.name < $1.name },
+                uniqueConstraints: entity.uniqueConstraints.sorted { $0.lexicographicallyPrecedes($1) },
+                indices: entity.indices.sorted { $0.lexicographicallyPrecedes($1) })
+        }.sorted { $0.name < $1.name }
+    }
+
+    public func entity(named name: String) -> Entity? { entities.first { $0.name == name } }
+
+    /// What a store written before stores recorded their schema reports as its
+    /// ``DataStore/recordedSchema``: no entities, no version. ``ModelContainer`` takes such a
+    /// store to hold the first version of its migration plan, or the container's schema without
+    /// one (the store then records that schema the next time it rewrites itself).
+    public static let unrecorded = StoredSchema(version: nil, entities: [], supersededFingerprints: [])
+
+    /// Whether this is ``unrecorded``.
+    public var isUnrecorded: Bool { version == nil && entities.isEmpty }
+
+    /// Identifies the content (version and entities, not ``supersededFingerprints``): 16 hex
+    /// digits of a 64-bit FNV-1a hash of its canonical JSON.
+    public var fingerprint: String {
+        struct Content: Encodable { let version: Schema.Version?; let entities: [Entity] }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        // Encoding plain strings, bools and ints cannot fail.
+        let bytes = (try? encoder.encode(Content(version: version, entities: entities))) ?? Data()
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        return String(hash, radix: 16).leftPadding(to: 16)
+    }
+
+    /// Whether data of this schema reads as `schema`'s without migration: the same version, and
+    /// for each of `schema`'s entities the same attributes, relationships and constraints.
+    /// Recorded entities that `schema` does not hold do not matter (another container, a
+    /// widget's, may hold fewer models).
+    public func holds(_ schema: Schema) -> Bool {
+        let opening = StoredSchema(schema)
+        return version == opening.version && opening.entities.allSatisfy { entity(named: $0.name) == $0 }
+    }
+
+    /// Whether `other` holds the same version and entities (whatever each superseded).
+    public func hasSameContent(as other: StoredSchema) -> Bool {
+        version == other.version && entities == other.entities
+    }
+}
+
+extension String {
+    fileprivate func leftPadding(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
+    }
+}

@@ -1,0 +1,59 @@
+extension Schema {
+    /// One attribute of an entity as a store and a migration see it (SwiftData's
+    /// `Schema.Attribute`).
+    public struct Attribute: Sendable, Hashable {
+        /// The stored name (the property's coding key).
+        public let name: String
+        /// The Swift type of the value, optional unwrapped (`Int`, `Date`, `Array<String>`).
+        public let valueType: String
+        /// Whether the property is optional: stored models without a value read as `nil`.
+        public let isOptional: Bool
+        /// The name the attribute was stored under before (``AttributeOption/originalName(_:_:)``).
+        public let originalName: String?
+        /// The value a migration gives stored models that lack it
+        /// (``AttributeOption/defaultValue(_:_:)``).
+        public let defaultValue: SnapshotValue?
+    }
+}
+
+/// Lets a metatype say whether it is `Optional` and what it wraps.
+protocol OptionalType {
+    static var wrappedType: Any.Type { get }
+}
+
+extension Optional: OptionalType {
+    static var wrappedType: Any.Type { Wrapped.self }
+}
+
+extension Schema.Attribute {
+    /// The attribute at `keyPath`, with what the model's options say of it; a default value that
+    /// does not read back as the attribute's type is added to `problems`.
+    init<Model: PersistentModel>(name: String, keyPath: any PartialKeyPath<Model> & Sendable, options: [AttributeOption<Model>.Kind],
+                                 problems: inout [String]) {
+        let type = Swift.type(of: keyPath).valueType
+        let optional = type as? any OptionalType.Type
+        self.name = name
+        valueType = TypeNames.name(of: optional?.wrappedType ?? type)
+        isOptional = optional != nil
+        var originalName: String?
+        var defaultValue: SnapshotValue?
+        for option in options {
+            switch option {
+            case .originalName(let old): originalName = old
+            case .defaultValue(let value):
+                func readsBack<T>(_: T.Type) -> Bool {
+                    guard let decodable = T.self as? any Decodable.Type else { return false }
+                    return (try? SnapshotDecoder().decode(decodable, from: value)) != nil
+                }
+                if readsBack(type) {
+                    defaultValue = value
+                } else {
+                    problems.append("\(Model.self).\(name): its default value does not read back as \(type)")
+                }
+            case .unstorableDefault(let message): problems.append("\(Model.self).\(name): \(message)")
+            }
+        }
+        self.originalName = originalName
+        self.defaultValue = defaultValue
+    }
+}
