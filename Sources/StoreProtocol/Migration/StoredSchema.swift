@@ -72,7 +72,7 @@ public struct StoredSchema: Codable, Sendable, Hashable {
     /// ``DataStore/recordedSchema``: no entities, no version. ``ModelContainer`` takes such a
     /// store to hold the first version of its migration plan, or the container's schema without
     /// one (the store then records that schema the next time it rewrites itself).
-    public static let unrecorded = StoredSchema(version: nil, entities: [], supersededFingerprints: [])
+    public static let unrecorded = StoredSchema(Schema([]))
 
     /// Whether this is ``unrecorded``.
     public var isUnrecorded: Bool { version == nil && entities.isEmpty }
