@@ -6,8 +6,9 @@ import StoreFiles
 /// with one row or transaction per line (readable, diffable):
 ///
 /// ```json
-/// {"format":"swift-data-stores/json-store","version":2,"storeIdentifier":"…","journalSequence":12,
+/// {"format":"swift-data-stores/json-store","version":3,"storeIdentifier":"…","journalSequence":12,
 /// "lastTransaction":40,"historyExpiredThrough":0,
+/// "schema":{"entities":[{"name":"Trip","attributes":[…],…}],…},
 /// "entities":{
 /// "Trip":[
 /// {"id":{"$uuid":"…"},"name":"Iceland",…}
@@ -20,11 +21,15 @@ import StoreFiles
 /// The checksum (CRC-32, 8 hex digits) covers every byte before `,"checksum"`: a flipped bit or
 /// a lost run of bytes that still leaves valid JSON would otherwise read as other data. Version 1
 /// files, which have none, still read.
+///
+/// `schema` (since version 3) is the ``StoredSchema`` the rows were written with. Version 3 exists
+/// so that a library that cannot compare schemas refuses the file instead of reading migrated
+/// rows as its own; version 1 and 2 files read as ``StoredSchema/unrecorded``.
 struct BaseFile: Codable {
     static let formatName = "swift-data-stores/json-store"
-    static let currentVersion = 2
+    static let currentVersion = 3
     /// The versions this library reads.
-    static let readableVersions: Set<Int64> = [1, 2]
+    static let readableVersions: Set<Int64> = [1, 2, 3]
     /// `,"checksum":"xxxxxxxx"}` and the final newline.
     private static let checksumTrailerLength = 24
 
@@ -35,6 +40,8 @@ struct BaseFile: Codable {
     var journalSequence: Int64
     var lastTransaction: Int64
     var historyExpiredThrough: Int64
+    /// The schema the rows were written with; ``StoredSchema/unrecorded`` before version 3.
+    var schema: StoredSchema
     /// Entity name -> rows (attribute values; the primary key is the `id` attribute).
     var entities: [String: [[String: SnapshotValue]]]
     var history: [HistoryRecord]
@@ -87,7 +94,8 @@ struct BaseFile: Codable {
             return BaseFile(
                 format: formatName, version: currentVersion, storeIdentifier: try field("storeIdentifier", String.self),
                 journalSequence: try field("journalSequence", Int64.self), lastTransaction: try field("lastTransaction", Int64.self),
-                historyExpiredThrough: try field("historyExpiredThrough", Int64.self), entities: entities,
+                historyExpiredThrough: try field("historyExpiredThrough", Int64.self),
+                schema: version >= 3 ? try field("schema", StoredSchema.self) : .unrecorded, entities: entities,
                 history: try history(header["history"]))
         } catch {
             throw DataStoreError(.corruptStore,
@@ -114,7 +122,9 @@ struct BaseFile: Codable {
         add("{\"format\":"); try add(.string(format))
         add(",\"version\":\(version),\"storeIdentifier\":"); try add(.string(storeIdentifier))
         add(",\"journalSequence\":\(journalSequence),\"lastTransaction\":\(lastTransaction)")
-        add(",\"historyExpiredThrough\":\(historyExpiredThrough),\n\"entities\":{")
+        add(",\"historyExpiredThrough\":\(historyExpiredThrough),\n\"schema\":")
+        try add(try SnapshotEncoder().encode(schema))
+        add(",\n\"entities\":{")
         for (entityIndex, name) in entities.keys.sorted().enumerated() {
             add(entityIndex == 0 ? "\n" : ",\n")
             try add(.string(name))

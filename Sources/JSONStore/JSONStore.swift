@@ -61,8 +61,21 @@ public final class JSONStore: SnapshotTableStore {
     // MARK: Reading and writing under the file lock
 
     /// Runs `body` on a state that has read every other process's saves.
+    /// - Throws: ``DataStoreError/Code/incompatibleSchema`` while the rows wait for a migration.
     private func read<T>(_ body: (borrowing StoreState) throws -> T) throws -> T {
-        try state.read(isCurrent: { try $0.isCurrent(files) }, catchUp: { try $0.catchUp(files, cutTornTail: false) }, body)
+        try state.read(isCurrent: { try $0.isCurrent(files) }, catchUp: { try $0.catchUp(files, cutTornTail: false) }) { state in
+            try requireMigrated(state)
+            return try body(state)
+        }
+    }
+
+    private func requireMigrated(_ state: borrowing StoreState) throws {
+        guard state.needsMigration else { return }
+        throw DataStoreError(.incompatibleSchema,
+            "The JSON store \(files.base) holds data of another schema than this container's "
+            + "(\(state.recordedSchema.version.map { "version \($0)" } ?? "unversioned")). Open it through a ModelContainer, which "
+            + "migrates it; if another process migrated it to a newer schema while this one had it open, open it with that "
+            + "newer schema. Nothing was read or written.")
     }
 
     /// Runs `body` under the exclusive lock on an up-to-date state, then compacts if due.
@@ -71,6 +84,7 @@ public final class JSONStore: SnapshotTableStore {
             throw DataStoreError(.readOnly, "The JSON store \(files.base) is read-only (allowsSave is false); nothing was written.")
         }
         return try state.write(catchUp: { try $0.catchUp(files, cutTornTail: true) }) { state in
+            try requireMigrated(state)
             let result = try body(&state)
             if state.journalOffset > max(Int64(configuration.compactionThreshold), state.baseSize) {
                 // The save is already durable in the journal; a failed fold is retried later.
@@ -124,6 +138,42 @@ public final class JSONStore: SnapshotTableStore {
     /// - Throws: ``DataStoreError/Code/ioFailure``; the store is unchanged then.
     public func compact() throws {
         try write { try $0.compact(files) }
+    }
+
+    // MARK: Migration
+
+    /// The schema the base file records (``StoredSchema/unrecorded`` for a file written before
+    /// version 3 of the format), as of the last read.
+    public var recordedSchema: StoredSchema? {
+        // Nothing here throws: the state is read as it is, without the files.
+        try? state.read(isCurrent: { _ in true }, catchUp: { _ in }) { $0.recordedSchema }
+    }
+
+    /// Migrates the rows and history and writes them as a new base file, replaced atomically as
+    /// compaction does: a crash at any instant leaves the old store or the migrated one. Other
+    /// processes that have the store open with the old schema get
+    /// ``DataStoreError/Code/incompatibleSchema`` from then on.
+    ///
+    /// Cost: the whole store is read, migrated in memory and written once: about one compaction.
+    /// - Throws: ``DataStoreError/Code/readOnly`` for a read-only configuration;
+    ///   ``DataStoreError/Code/incompatibleSchema`` when another process migrated the store
+    ///   meanwhile to another schema, or migrated rows break a unique constraint; what a custom
+    ///   stage throws; ``DataStoreError/Code/ioFailure``. Nothing is changed then.
+    public func migrate(_ request: DataStoreMigrationRequest) throws {
+        guard configuration.allowsSave else {
+            throw DataStoreError(.readOnly,
+                "The JSON store \(files.base) needs migrating to this container's schema but is read-only (allowsSave is false). "
+                + "Open it once with saving allowed; nothing was changed.")
+        }
+        try state.write(catchUp: { try $0.catchUp(files, cutTornTail: true) }) { state in
+            if !state.recordedSchema.isUnrecorded, state.recordedSchema.holds(schema) { return }   // another process did it
+            guard state.recordedSchema.isUnrecorded || state.recordedSchema.hasSameContent(as: request.recordedSchema) else {
+                throw DataStoreError(.incompatibleSchema,
+                    "The JSON store \(files.base) was migrated to another schema by another process while this one opened it. "
+                    + "Open it again; nothing was changed.")
+            }
+            try state.migrate(request, files: files)
+        }
     }
 
     // MARK: HistoryProviding

@@ -27,8 +27,11 @@ struct JSONStoreFiles: Sendable {
 struct StoreState: Sendable {
     let schema: Schema
     var table: SnapshotTable
-    /// Rows of entities this schema does not hold, kept so that compaction does not drop them.
-    var foreignRows: [String: [SnapshotValue: [String: SnapshotValue]]] = [:]
+    /// The schema the base file says its rows were written with.
+    var recordedSchema: StoredSchema = .unrecorded
+    /// Rows of entities this schema does not hold, kept so that compaction does not drop them;
+    /// while ``needsMigration``, every row.
+    var foreignRows: [String: OrderedRows] = [:]
     var history = HistoryLog()
     var storeIdentifier: String?
     var journalSequence: Int64 = 0
@@ -42,6 +45,16 @@ struct StoreState: Sendable {
     init(schema: Schema) {
         self.schema = schema
         table = SnapshotTable(schema: schema)
+    }
+
+    /// Whether the rows were written with a schema that does not hold this one's: they are kept
+    /// unread (in ``foreignRows``) until ``JSONStore/migrate(_:)`` rewrites them.
+    var needsMigration: Bool { !recordedSchema.isUnrecorded && !recordedSchema.holds(schema) }
+
+    /// The schema a new base file records: the recorded one while it holds this schema (it knows
+    /// entities this schema lacks, and what it superseded), otherwise this schema's.
+    var schemaToRecord: StoredSchema {
+        recordedSchema.isUnrecorded ? StoredSchema(schema) : recordedSchema
     }
 
     // MARK: Reading the files
@@ -123,6 +136,7 @@ struct StoreState: Sendable {
 
     private mutating func load(_ file: BaseFile, path: String) throws {
         storeIdentifier = file.storeIdentifier
+        recordedSchema = file.schema
         journalSequence = file.journalSequence
         for (entityName, rows) in file.entities {
             for values in rows { try write(entityName, values, path: path) }
@@ -135,14 +149,14 @@ struct StoreState: Sendable {
         guard let key = values["id"] else {
             throw DataStoreError(.corruptStore, "\(path) has a \(entityName) row without an id. Restore the store from a backup.")
         }
-        guard schema.entity(named: entityName) != nil else {
-            foreignRows[entityName, default: [:]][key] = values
+        guard !needsMigration, schema.entity(named: entityName) != nil else {
+            foreignRows[entityName, default: OrderedRows()].write(key, values)
             return
         }
         do {
             try table.write(DefaultSnapshot(persistentIdentifier: PersistentIdentifier(entityName: entityName, primaryKey: key), values: values))
         } catch let error as DataStoreError {
-            throw DataStoreError(.corruptStore, "\(path) holds rows that break a unique constraint: \(error.message)")
+            throw DataStoreError(.corruptStore, needsMigration ? error.message : "\(path) holds rows that break a unique constraint: \(error.message)")
         }
     }
 
@@ -169,7 +183,7 @@ struct StoreState: Sendable {
             for row in entry.upserts ?? [] { try write(row.entity, row.values, path: path) }
             for identifier in entry.deletes ?? [] {
                 table.remove(identifier)
-                foreignRows[identifier.entityName]?[identifier.primaryKey] = nil
+                foreignRows[identifier.entityName]?.remove(identifier.primaryKey)
             }
         }
         if let transaction = entry.transaction {
@@ -210,11 +224,47 @@ struct StoreState: Sendable {
     func baseFile() -> BaseFile {
         var entities: [String: [[String: SnapshotValue]]] = [:]
         for entity in schema.entities { entities[entity.name] = table.snapshots(of: entity.name).map(\.values) }
-        for (name, rows) in foreignRows where !rows.isEmpty { entities[name] = Array(rows.values) }
+        for (name, rows) in foreignRows where !rows.isEmpty { entities[name] = rows.all }
         return BaseFile(
             format: BaseFile.formatName, version: BaseFile.currentVersion, storeIdentifier: storeIdentifier ?? UUID().uuidString,
             journalSequence: journalSequence, lastTransaction: history.lastTransactionNumber,
-            historyExpiredThrough: history.expiredThrough, entities: entities, history: history.records)
+            historyExpiredThrough: history.expiredThrough, schema: schemaToRecord, entities: entities, history: history.records)
+    }
+
+    /// Rewrites the store as `request` migrates it: the rows (as read, in order) and history
+    /// migrated, a new base file recording `request.schema` put in place atomically, then an
+    /// empty journal, as compaction does. A crash at any instant leaves the old base and journal,
+    /// or the new base (with a journal whose entries it holds, which replay skips).
+    /// - Throws: What the request's stages throw; ``DataStoreError/Code/incompatibleSchema`` when
+    ///   migrated rows break a unique constraint; ``DataStoreError/Code/ioFailure``. The files are
+    ///   unchanged then, and so is this state.
+    mutating func migrate(_ request: DataStoreMigrationRequest, files: JSONStoreFiles) throws {
+        var rows: [String: [[String: SnapshotValue]]] = [:]
+        for entity in table.schema.entities { rows[entity.name] = table.snapshots(of: entity.name).map(\.values) }
+        for (name, entityRows) in foreignRows { rows[name, default: []] += entityRows.all }
+        var fresh = StoreState(schema: schema)
+        fresh.recordedSchema = request.schema
+        do {
+            for (entity, entityRows) in try request.migrateRows(rows) {
+                for values in entityRows { try fresh.write(entity, values, path: files.base) }
+            }
+        } catch let error as DataStoreError where error.code == .corruptStore {
+            throw DataStoreError(.incompatibleSchema,
+                "The JSON store \(files.base) cannot be migrated: rows break a unique constraint of the new schema: "
+                + "\(error.message) Remove or change those models in a "
+                + "custom MigrationStage's willMigrate; nothing was changed.")
+        }
+        fresh.history = HistoryLog(records: history.records.map(request.migrate), lastTransactionNumber: history.lastTransactionNumber,
+                                   expiredThrough: history.expiredThrough)
+        fresh.storeIdentifier = storeIdentifier
+        fresh.journalSequence = journalSequence
+        fresh.base = base
+        fresh.baseSize = baseSize
+        fresh.journal = journal
+        fresh.journalOffset = journalOffset
+        fresh.appliedFromJournal = appliedFromJournal
+        try fresh.compact(files)
+        self = fresh
     }
 
     /// Folds the journal into a new base file: base first (atomic replace), then an empty
@@ -224,6 +274,7 @@ struct StoreState: Sendable {
         let data = try baseFile().encoded()
         do {
             try FileIO.replaceAtomically(files.base, with: data)
+            recordedSchema = schemaToRecord
             base = try OpenFile.open(files.base)
             baseSize = Int64(data.count)
             if journal != nil {

@@ -19,6 +19,9 @@ public struct DataStoreMigrationRequest {
         case rows(RowMigration)
         /// A custom stage's closure, run on a context over the rows as `schema`'s models see them.
         case stage(String, Schema, (ModelContext) throws -> Void)
+        /// Checks that every row of the schema's entities reads as its model, after a stage's
+        /// code was to fill what the lightweight changes could not.
+        case verify(String, Schema)
     }
 
     /// Whether a custom ``MigrationStage`` runs code on the data, so that only
@@ -52,9 +55,31 @@ public struct DataStoreMigrationRequest {
                 rows = migrated
             case .stage(let name, let schema, let body):
                 rows = try MigrationStagingStore.run(name, schema: schema, rows: rows, body)
+            case .verify(let store, let schema):
+                try Self.verify(rows, store: store, schema: schema)
             }
         }
         return rows
+    }
+
+    /// - Throws: ``DataStoreError/Code/incompatibleSchema`` naming the first row that does not
+    ///   read as its model.
+    private static func verify(_ rows: [String: [[String: SnapshotValue]]], store: String, schema: Schema) throws {
+        for entity in schema.entities {
+            func check<Model: PersistentModel>(_ type: Model.Type) throws {
+                for values in rows[entity.name] ?? [] {
+                    do {
+                        _ = try SnapshotDecoder().decode(Model.self, fromAttributes: values)
+                    } catch {
+                        throw DataStoreError(.incompatibleSchema,
+                            "The store \(store) cannot be migrated: after the custom stage's didMigrate, \(entity.name) "
+                            + "\(values["id"] ?? .null) does not read as \(Model.self) (\(error)). Set every new or retyped "
+                            + "attribute in didMigrate; nothing was changed.")
+                    }
+                }
+            }
+            try check(entity.modelType)
+        }
     }
 
     /// A history record as the new schema names things (``RowMigration``).

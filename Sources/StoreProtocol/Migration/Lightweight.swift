@@ -5,11 +5,15 @@ struct Lightweight {
     private(set) var changes: [SchemaChange] = []
     private(set) var result: StoredSchema
 
-    /// - Parameter keepingAbsentEntities: Whether recorded entities that `schema` does not hold
-    ///   are kept (a container with fewer models) or removed (a plan's next version).
+    /// - Parameters:
+    ///   - keepingAbsentEntities: Whether recorded entities that `schema` does not hold are kept
+    ///     (a container with fewer models) or removed (a plan's next version).
+    ///   - codeFills: Whether a custom stage's `didMigrate` follows, which may fill what a
+    ///     lightweight migration cannot: then a changed type drops the stored values and a new
+    ///     attribute without a default starts empty, and the rows are checked after the stage.
     /// - Throws: ``DataStoreError/Code/incompatibleSchema`` naming the entity and attribute that
     ///   need a custom ``MigrationStage`` and what else would do.
-    init(store: String, from recorded: StoredSchema, to schema: Schema, keepingAbsentEntities: Bool) throws {
+    init(store: String, from recorded: StoredSchema, to schema: Schema, keepingAbsentEntities: Bool, codeFills: Bool = false) throws {
         result = StoredSchema(schema)
         var matched = Set<String>()
         var entityRenames: [String: String] = [:]
@@ -26,7 +30,7 @@ struct Lightweight {
                 entityChanges.append(.renameEntity(from: source.name, to: entity.name))
                 entityRenames[source.name] = entity.name
             }
-            attributeChanges += try Self.changes(store: store, of: entity, from: source)
+            attributeChanges += try Self.changes(store: store, of: entity, from: source, codeFills: codeFills)
         }
         for source in recorded.entities where !matched.contains(source.name) {
             if keepingAbsentEntities {
@@ -46,7 +50,7 @@ struct Lightweight {
     }
 
     /// The changes of one entity present in both schemas (named by its new name).
-    private static func changes(store: String, of entity: Schema.Entity, from source: StoredSchema.Entity) throws -> [SchemaChange] {
+    private static func changes(store: String, of entity: Schema.Entity, from source: StoredSchema.Entity, codeFills: Bool) throws -> [SchemaChange] {
         var removals: [SchemaChange] = []
         var renames: [SchemaChange] = []
         var additions: [SchemaChange] = []
@@ -57,25 +61,33 @@ struct Lightweight {
                 "The store \(store) cannot be opened: \(entity.name).\(attribute) \(why), which a lightweight migration cannot do. "
                 + remedy + " Nothing was changed.")
         }
+        // Where didMigrate fills the value, the models must still read to be fetched.
+        func fill(_ attribute: Schema.Attribute) -> SnapshotValue? {
+            attribute.defaultValue ?? (codeFills && !attribute.isOptional ? attribute.placeholder : nil)
+        }
         let customStage = "add a custom MigrationStage to a SchemaMigrationPlan that converts the stored values"
         for attribute in entity.attributes {
             let old = source.attribute(named: attribute.name).flatMap { used.contains($0.name) ? nil : $0 }
                 ?? attribute.originalName.flatMap(source.attribute(named:))
             guard let old, !used.contains(old.name) else {
-                guard attribute.isOptional || attribute.defaultValue != nil else {
+                guard attribute.isOptional || attribute.defaultValue != nil || codeFills else {
                     throw refuse(attribute.name, "is new, not optional and has no default value",
                         "Give it one in its schemaMetadata (attributeOptions: [.defaultValue(\\.\(attribute.name), …)]), make it "
                         + "optional, name the attribute it was stored as (.originalName), or \(customStage).")
                 }
-                additions.append(.addAttribute(entity: entity.name, name: attribute.name, defaultValue: attribute.defaultValue))
+                additions.append(.addAttribute(entity: entity.name, name: attribute.name, defaultValue: fill(attribute)))
                 continue
+            }
+            if codeFills, old.valueType != attribute.valueType {
+                additions.append(.addAttribute(entity: entity.name, name: attribute.name, defaultValue: fill(attribute)))
+                continue   // the old values are dropped below; didMigrate fills the new ones
             }
             used.insert(old.name)
             newName[old.name] = attribute.name
             guard old.valueType == attribute.valueType else {
                 throw refuse(attribute.name, "was stored as \(old.valueType) and is now \(attribute.valueType)", "Keep the type, or \(customStage).")
             }
-            guard !old.isOptional || attribute.isOptional else {
+            guard !old.isOptional || attribute.isOptional || codeFills else {
                 throw refuse(attribute.name, "was optional and is now not (stored models may have no value)",
                     "Keep it optional, or \(customStage) that fills the missing values.")
             }
@@ -86,7 +98,7 @@ struct Lightweight {
         for relationship in entity.relationships {
             let old = source.relationship(named: relationship.name).flatMap { used.contains($0.name) ? nil : $0 }
                 ?? entity.relationshipOriginalNames[relationship.name].flatMap(source.relationship(named:))
-            guard let old, !used.contains(old.name) else {
+            guard let old, !used.contains(old.name), !(codeFills && old.isToMany != relationship.isToMany) else {
                 // A new to-one relationship reads as nil; a new to-many one as empty.
                 additions.append(.addAttribute(entity: entity.name, name: relationship.name,
                                                defaultValue: relationship.isToMany ? .array([]) : nil))

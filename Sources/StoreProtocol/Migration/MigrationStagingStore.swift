@@ -13,19 +13,7 @@ final class MigrationStagingStore: DataStore {
         var name: String
         var schema: Schema?
         var allowsSave = true
-        let rows: Locked<[String: Rows]>
-    }
-
-    /// One entity's rows by primary key, in the order they were first stored.
-    struct Rows: Sendable {
-        var order: [SnapshotValue] = []
-        var values: [SnapshotValue: [String: SnapshotValue]] = [:]
-
-        mutating func write(_ key: SnapshotValue, _ row: [String: SnapshotValue]) {
-            if values.updateValue(row, forKey: key) == nil { order.append(key) }
-        }
-
-        var all: [[String: SnapshotValue]] { order.compactMap { values[$0] } }
+        let rows: Locked<[String: OrderedRows]>
     }
 
     let configuration: Configuration
@@ -41,11 +29,11 @@ final class MigrationStagingStore: DataStore {
     /// unsaved, and returns the rows after.
     static func run(_ name: String, schema: Schema, rows: [String: [[String: SnapshotValue]]],
                     _ body: (ModelContext) throws -> Void) throws -> [String: [[String: SnapshotValue]]] {
-        var staged: [String: Rows] = [:]
+        var staged: [String: OrderedRows] = [:]
         for (entity, entityRows) in rows {
             for row in entityRows {
                 guard let key = row["id"] else { continue }
-                staged[entity, default: Rows()].write(key, row)
+                staged[entity, default: OrderedRows()].write(key, row)
             }
         }
         let storage = Locked(staged)
@@ -69,10 +57,10 @@ final class MigrationStagingStore: DataStore {
         configuration.rows.withLock { rows in
             for snapshot in request.inserted + request.updated {
                 let identifier = snapshot.persistentIdentifier
-                rows[identifier.entityName, default: Rows()].write(identifier.primaryKey, snapshot.values)
+                rows[identifier.entityName, default: OrderedRows()].write(identifier.primaryKey, snapshot.values)
             }
             for snapshot in request.deleted {
-                rows[snapshot.persistentIdentifier.entityName]?.values[snapshot.persistentIdentifier.primaryKey] = nil
+                rows[snapshot.persistentIdentifier.entityName]?.remove(snapshot.persistentIdentifier.primaryKey)
             }
         }
         return DataStoreSaveChangesResult(for: identifier)

@@ -20,12 +20,9 @@ enum SchemaMigrator {
             throw downgrade(store, "it was migrated from this schema to a newer one")
         }
         try refuseSuperseded(StoredSchema(schema))
-        let direct = try Lightweight(store: store, from: recorded, to: schema, keepingAbsentEntities: true)
-        if direct.result.hasSameContent(as: recorded) { return nil }
-        try refuseSuperseded(direct.result)
         var steps: [DataStoreMigrationRequest.Step] = []
         var changes: [SchemaChange] = []
-        var result = direct.result
+        var result: StoredSchema
         if let plan, let path = try stagePath(plan, recorded: recorded, schema: schema) {
             var current = recorded
             for (from, to) in path {
@@ -34,18 +31,25 @@ enum SchemaMigrator {
                 if case .custom(_, _, let willMigrate?, _) = stage {
                     steps.append(.stage("willMigrate \(from.versionIdentifier)", Schema(versionedSchema: from), willMigrate))
                 }
-                let step = try Lightweight(store: store, from: current, to: target, keepingAbsentEntities: false)
+                var didMigrate: ((ModelContext) throws -> Void)?
+                if case .custom(_, _, _, let body?) = stage { didMigrate = body }
+                let step = try Lightweight(store: store, from: current, to: target, keepingAbsentEntities: false, codeFills: didMigrate != nil)
                 steps.append(.rows(RowMigration(step.changes)))
                 changes += step.changes
                 current = step.result
-                if case .custom(_, _, _, let didMigrate?) = stage {
+                if let didMigrate {
                     steps.append(.stage("didMigrate \(to.versionIdentifier)", target, didMigrate))
+                    steps.append(.verify(store, target))
                 }
             }
             result = current
         } else {
+            let direct = try Lightweight(store: store, from: recorded, to: schema, keepingAbsentEntities: true)
+            if direct.result.hasSameContent(as: recorded) { return nil }
+            try refuseSuperseded(direct.result)
             steps = [.rows(RowMigration(direct.changes))]
             changes = direct.changes
+            result = direct.result
         }
         result.supersededFingerprints = recorded.supersededFingerprints + [recorded.fingerprint]
         return DataStoreMigrationRequest(recordedSchema: recorded, schema: result, changes: changes, steps: steps)

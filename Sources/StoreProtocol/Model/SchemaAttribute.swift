@@ -1,3 +1,5 @@
+import Foundation
+
 extension Schema {
     /// One attribute of an entity as a store and a migration see it (SwiftData's
     /// `Schema.Attribute`).
@@ -13,6 +15,11 @@ extension Schema {
         /// The value a migration gives stored models that lack it
         /// (``AttributeOption/defaultValue(_:_:)``).
         public let defaultValue: SnapshotValue?
+        /// The simplest value of the type that reads back (0, "", false, the 1970 date, an empty
+        /// array…), `nil` when none of those does: what a migration with a custom stage stores for
+        /// a new or retyped attribute without a default, so that `didMigrate` can fetch the
+        /// models and set it.
+        let placeholder: SnapshotValue?
     }
 }
 
@@ -35,17 +42,21 @@ extension Schema.Attribute {
         self.name = name
         valueType = TypeNames.name(of: optional?.wrappedType ?? type)
         isOptional = optional != nil
+        func readsBack<T>(_ value: SnapshotValue, as _: T.Type) -> Bool {
+            guard let decodable = T.self as? any Decodable.Type else { return false }
+            return (try? SnapshotDecoder().decode(decodable, from: value)) != nil
+        }
+        let candidates: [SnapshotValue] = [.int(0), .double(0), .string(""), .bool(false), .date(Date(timeIntervalSince1970: 0)),
+                                           .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))), .data(Data()),
+                                           .decimal(0), .unsigned(0), .array([]), .object([:])]
+        placeholder = candidates.first { readsBack($0, as: type) }
         var originalName: String?
         var defaultValue: SnapshotValue?
         for option in options {
             switch option {
             case .originalName(let old): originalName = old
             case .defaultValue(let value):
-                func readsBack<T>(_: T.Type) -> Bool {
-                    guard let decodable = T.self as? any Decodable.Type else { return false }
-                    return (try? SnapshotDecoder().decode(decodable, from: value)) != nil
-                }
-                if readsBack(type) {
+                if readsBack(value, as: type) {
                     defaultValue = value
                 } else {
                     problems.append("\(Model.self).\(name): its default value does not read back as \(type)")

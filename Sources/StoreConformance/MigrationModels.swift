@@ -1,0 +1,220 @@
+import Foundation
+import StoreProtocol
+
+// The models of the migration cases: one entity, "SuiteJourney", as several versions of an app
+// would declare it, each a type of its own that keeps the entity name.
+
+/// The first version: a journey with a name, a rating and a secret, and its stops.
+public final class JourneyV1: PersistentModel {
+    public static var entityName: String { "SuiteJourney" }
+    public var id = UUID()
+    public var name: String
+    public var rating: Int
+    public var secret: String?
+
+    public init(name: String, rating: Int, secret: String? = nil) {
+        self.name = name
+        self.rating = rating
+        self.secret = secret
+    }
+
+    public static let schemaMetadata = SchemaMetadata<JourneyV1>(
+        attributes: [\.id, \.name, \.rating, \.secret], preservedOnDeletion: [\.name])
+}
+
+/// A stop: the entity the cases remove and rename.
+public final class StopV1: PersistentModel {
+    public static var entityName: String { "SuiteStop" }
+    public var id = UUID()
+    public var place: String
+
+    public init(place: String) { self.place = place }
+
+    public static let schemaMetadata = SchemaMetadata<StopV1>(attributes: [\.id, \.place])
+}
+
+/// Adds an optional attribute.
+final class JourneyWithNote: PersistentModel {
+    static var entityName: String { "SuiteJourney" }
+    var id = UUID()
+    var name: String
+    var rating: Int
+    var secret: String?
+    var note: String?
+
+    init(name: String) {
+        self.name = name
+        rating = 0
+    }
+
+    static let schemaMetadata = SchemaMetadata<JourneyWithNote>(attributes: [\.id, \.name, \.rating, \.secret, \.note])
+}
+
+/// Adds a non-optional attribute with a default value.
+final class JourneyWithStars: PersistentModel {
+    static var entityName: String { "SuiteJourney" }
+    var id = UUID()
+    var name: String
+    var rating: Int
+    var secret: String?
+    var stars: Int = 3
+
+    init(name: String, stars: Int) {
+        self.name = name
+        rating = 0
+        self.stars = stars
+    }
+
+    static let schemaMetadata = SchemaMetadata<JourneyWithStars>(
+        attributes: [\.id, \.name, \.rating, \.secret, \.stars], attributeOptions: [.defaultValue(\.stars, 3)])
+}
+
+/// Adds a non-optional attribute without a default: a lightweight migration refuses it.
+final class JourneyWithRequiredStars: PersistentModel {
+    static var entityName: String { "SuiteJourney" }
+    var id = UUID()
+    var name: String
+    var rating: Int
+    var secret: String?
+    var stars: Int
+
+    static let schemaMetadata = SchemaMetadata<JourneyWithRequiredStars>(attributes: [\.id, \.name, \.rating, \.secret, \.stars])
+}
+
+/// Removes `secret`.
+final class JourneyWithoutSecret: PersistentModel {
+    static var entityName: String { "SuiteJourney" }
+    var id = UUID()
+    var name: String
+    var rating: Int
+
+    static let schemaMetadata = SchemaMetadata<JourneyWithoutSecret>(attributes: [\.id, \.name, \.rating])
+}
+
+/// Renames `name` to `title` and indexes it.
+final class JourneyRenamed: PersistentModel {
+    static var entityName: String { "SuiteJourney" }
+    var id = UUID()
+    var title: String
+    var rating: Int
+    var secret: String?
+
+    static let schemaMetadata = SchemaMetadata<JourneyRenamed>(
+        attributes: [\.id, \.title, \.rating, \.secret], indexed: [[\.title]], preservedOnDeletion: [\.title],
+        attributeOptions: [.originalName(\.title, "name")])
+}
+
+/// `JourneyRenamed` without `secret`.
+final class JourneyWithoutSecretRenamed: PersistentModel {
+    static var entityName: String { "SuiteJourney" }
+    var id = UUID()
+    var title: String
+    var rating: Int
+
+    static let schemaMetadata = SchemaMetadata<JourneyWithoutSecretRenamed>(
+        attributes: [\.id, \.title, \.rating], indexed: [[\.title]], preservedOnDeletion: [\.title])
+}
+
+/// Adds a unique constraint on `name`.
+final class JourneyUniqueName: PersistentModel {
+    static var entityName: String { "SuiteJourney" }
+    var id = UUID()
+    var name: String
+    var rating: Int
+    var secret: String?
+
+    init(name: String, rating: Int) {
+        self.name = name
+        self.rating = rating
+    }
+
+    static let schemaMetadata = SchemaMetadata<JourneyUniqueName>(
+        attributes: [\.id, \.name, \.rating, \.secret], unique: [[\.name]], indexed: [[\.rating]])
+}
+
+/// Indexes `rating`.
+final class JourneyIndexed: PersistentModel {
+    static var entityName: String { "SuiteJourney" }
+    var id = UUID()
+    var name: String
+    var rating: Int
+    var secret: String?
+
+    static let schemaMetadata = SchemaMetadata<JourneyIndexed>(attributes: [\.id, \.name, \.rating, \.secret], indexed: [[\.rating]])
+}
+
+/// Stores `rating` as text: a change of type, which only a custom stage can make.
+public final class JourneyV2: PersistentModel {
+    public static var entityName: String { "SuiteJourney" }
+    public var id = UUID()
+    public var name: String
+    public var rating: String
+    public var secret: String?
+
+    public static let schemaMetadata = SchemaMetadata<JourneyV2>(attributes: [\.id, \.name, \.rating, \.secret])
+}
+
+/// `SuiteStop` under a new entity name.
+final class Halt: PersistentModel {
+    static var entityName: String { "SuiteHalt" }
+    var id = UUID()
+    var place: String
+
+    static let schemaMetadata = SchemaMetadata<Halt>(attributes: [\.id, \.place], originalEntityName: "SuiteStop")
+}
+
+/// A new entity.
+final class Landmark: PersistentModel {
+    static var entityName: String { "SuiteLandmark" }
+    var id = UUID()
+    var label: String
+
+    init(label: String) { self.label = label }
+
+    static let schemaMetadata = SchemaMetadata<Landmark>(attributes: [\.id, \.label])
+}
+
+/// Version 1: journeys with integer ratings, and stops.
+public enum SuiteSchemaV1: VersionedSchema {
+    public static let versionIdentifier = Schema.Version(1, 0, 0)
+    public static var models: [any PersistentModel.Type] { [JourneyV1.self, StopV1.self] }
+}
+
+/// Version 2: ratings as text, and no stops.
+public enum SuiteSchemaV2: VersionedSchema {
+    public static let versionIdentifier = Schema.Version(2, 0, 0)
+    public static var models: [any PersistentModel.Type] { [JourneyV2.self] }
+}
+
+/// From version 1 to 2: `willMigrate` keeps each rating, `didMigrate` writes it as stars.
+enum SuiteMigrationPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [SuiteSchemaV1.self, SuiteSchemaV2.self] }
+    static var stages: [MigrationStage] { [stage(failing: false)] }
+
+    /// Ratings read by `willMigrate`, by journey, until `didMigrate` writes them.
+    static let ratings = Locked<[UUID: Int]>([:])
+
+    static func stage(failing: Bool) -> MigrationStage {
+        .custom(fromVersion: SuiteSchemaV1.self, toVersion: SuiteSchemaV2.self,
+            willMigrate: { context in
+                let journeys = try context.fetch(FetchDescriptor<JourneyV1>())
+                ratings.withLock { stash in for journey in journeys { stash[journey.id] = journey.rating } }
+            },
+            didMigrate: { context in
+                for journey in try context.fetch(FetchDescriptor<JourneyV2>()) {
+                    let rating = ratings.withLock { $0[journey.id] } ?? 0
+                    journey.rating = String(repeating: "*", count: rating)
+                }
+                try context.save()
+                if failing { throw SuiteStageFailure() }
+            })
+    }
+}
+
+/// The same plan with a `didMigrate` that throws after saving.
+enum SuiteFailingMigrationPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { SuiteMigrationPlan.schemas }
+    static var stages: [MigrationStage] { [SuiteMigrationPlan.stage(failing: true)] }
+}
+
+struct SuiteStageFailure: Error {}
