@@ -29,6 +29,15 @@ public struct StoredSchema: Codable, Sendable, Hashable {
         /// Each a list of attribute names; the lists sorted.
         public var indices: [[String]]
 
+        public init(name: String, attributes: [Attribute], relationships: [Relationship] = [],
+                    uniqueConstraints: [[String]] = [], indices: [[String]] = []) {
+            self.name = name
+            self.attributes = attributes
+            self.relationships = relationships
+            self.uniqueConstraints = uniqueConstraints
+            self.indices = indices
+        }
+
         public func attribute(named name: String) -> Attribute? { attributes.first { $0.name == name } }
         public func relationship(named name: String) -> Relationship? { relationships.first { $0.name == name } }
     }
@@ -38,6 +47,12 @@ public struct StoredSchema: Codable, Sendable, Hashable {
         /// The Swift type of the value, optional unwrapped (`Int`, `Date`, `Array<String>`).
         public var valueType: String
         public var isOptional: Bool
+
+        public init(name: String, valueType: String, isOptional: Bool) {
+            self.name = name
+            self.valueType = valueType
+            self.isOptional = isOptional
+        }
     }
 
     public struct Relationship: Codable, Sendable, Hashable {
@@ -47,6 +62,14 @@ public struct StoredSchema: Codable, Sendable, Hashable {
         public var isToMany: Bool
         public var deleteRule: DeleteRule
         public var inverse: String?
+
+        public init(name: String, destination: String, isToMany: Bool, deleteRule: DeleteRule, inverse: String?) {
+            self.name = name
+            self.destination = destination
+            self.isToMany = isToMany
+            self.deleteRule = deleteRule
+            self.inverse = inverse
+        }
     }
 
     /// The stored form of `schema`.
@@ -78,19 +101,27 @@ public struct StoredSchema: Codable, Sendable, Hashable {
     public var isUnrecorded: Bool { version == nil && entities.isEmpty }
 
     /// Identifies the content (version and entities, not ``supersededFingerprints``): 16 hex
-    /// digits of a 64-bit FNV-1a hash of its canonical JSON.
+    /// digits of a 64-bit FNV-1a hash of a canonical text of it, the same on every platform.
+    /// Stores keep fingerprints (what each superseded), so this never changes.
     public var fingerprint: String {
-        struct Content: Encodable { let version: Schema.Version?; let entities: [Entity] }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        // Encoding plain strings, bools and ints cannot fail.
-        let bytes = (try? encoder.encode(Content(version: version, entities: entities))) ?? Data()
+        var text = "v=" + (version?.description ?? "-")
+        for entity in entities {
+            text += "\nE " + entity.name
+            for attribute in entity.attributes { text += "\nA \(attribute.name):\(attribute.valueType)\(attribute.isOptional ? "?" : "")" }
+            for relationship in entity.relationships {
+                text += "\nR \(relationship.name)>\(relationship.destination)\(relationship.isToMany ? "*" : "1")"
+                    + " \(relationship.deleteRule.rawValue) \(relationship.inverse ?? "-")"
+            }
+            for names in entity.uniqueConstraints { text += "\nU " + names.joined(separator: ",") }
+            for names in entity.indices { text += "\nI " + names.joined(separator: ",") }
+        }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
+        for byte in text.utf8 {
             hash ^= UInt64(byte)
             hash &*= 0x100_0000_01b3
         }
-        return String(hash, radix: 16).leftPadding(to: 16)
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// Whether data of this schema reads as `schema`'s without migration: the same version, and
@@ -105,11 +136,5 @@ public struct StoredSchema: Codable, Sendable, Hashable {
     /// Whether `other` holds the same version and entities (whatever each superseded).
     public func hasSameContent(as other: StoredSchema) -> Bool {
         version == other.version && entities == other.entities
-    }
-}
-
-extension String {
-    fileprivate func leftPadding(to length: Int) -> String {
-        count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }
