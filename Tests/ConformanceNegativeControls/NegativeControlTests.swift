@@ -1,3 +1,4 @@
+import Foundation
 import StoreConformance
 import StoreProtocol
 import Testing
@@ -32,6 +33,42 @@ import Testing
             BrokenStoreConfiguration(flaw: nil)
         }
         let failed = await ConformanceSuite.run(target).map { "\($0.0): \($0.1)" }
+        #expect(failed.isEmpty, "\(failed)")
+    }
+
+    static let migrationCatchers: [MigrationFlaw: String] = [
+        .recordsNoSchema: "migration/aRenamedAttributeKeepsItsValues",
+        .acknowledgesWithoutMigrating: "migration/anAddedAttributeWithADefaultReadsAsTheDefault",
+        .swallowsMigrationErrors: "migration/aCustomStageThatThrowsChangesNothing",
+    ]
+
+    static func migratingTarget(_ flaw: MigrationFlaw?) -> ConformanceTarget {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "broken-migrating-\(ProcessInfo.processInfo.processIdentifier)")
+        return ConformanceTarget(name: "broken migrating (\(flaw?.rawValue ?? "none"))", capabilities: [.updates, .persistence]) {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            return BrokenMigratingStoreConfiguration(url: directory.appending(path: UUID().uuidString + ".json"), flaw: flaw)
+        }
+    }
+
+    @Test(arguments: MigrationFlaw.allCases)
+    func theMigrationAreaCatches(_ flaw: MigrationFlaw) async throws {
+        let target = Self.migratingTarget(flaw)
+        let migrationCases = ConformanceSuite.cases(for: target).filter { $0.area == "migration" }
+        var failed: Set<String> = []
+        for check in migrationCases {
+            do { try await check.run(target) } catch { failed.insert(check.description) }
+        }
+        let catcher = try #require(Self.migrationCatchers[flaw])
+        #expect(migrationCases.contains { $0.description == catcher }, "\(catcher) is a case of the suite")
+        #expect(failed.contains(catcher), "\(flaw) is caught by \(catcher); failing cases: \(failed.sorted())")
+    }
+
+    @Test func theMigratingWrapperWithoutAFlawConforms() async throws {
+        let target = Self.migratingTarget(nil)
+        var failed: [String] = []
+        for check in ConformanceSuite.cases(for: target) where check.area == "migration" {
+            do { try await check.run(target) } catch { failed.append("\(check): \(error)") }
+        }
         #expect(failed.isEmpty, "\(failed)")
     }
 }
