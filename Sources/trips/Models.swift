@@ -2,7 +2,8 @@ import Foundation
 import StoreProtocol
 
 /// A trip, as in the talk's SampleTrips: its bucket list and where it stays are relationships,
-/// loaded with the trip and deleted with it.
+/// loaded with the trip and deleted with it. (These are the models of ``TripsSchemaV2``; the
+/// first release's are in ``TripsSchemaV1``.)
 final class Trip: PersistentModel {
     var id = UUID()
     var name: String
@@ -11,6 +12,8 @@ final class Trip: PersistentModel {
     var endDate: Date
     var bucketList: [BucketListItem] = [BucketListItem]()
     var livingAccommodation: LivingAccommodation?
+    /// New in the second release: stored trips get `false` when their store is migrated.
+    var isFavorite = false
 
     init(name: String, destination: String, startDate: Date, endDate: Date) {
         self.name = name
@@ -20,7 +23,7 @@ final class Trip: PersistentModel {
     }
 
     static let schemaMetadata = SchemaMetadata<Trip>(
-        attributes: [\.id, \.name, \.destination, \.startDate, \.endDate],
+        attributes: [\.id, \.name, \.destination, \.startDate, \.endDate, \.isFavorite],
         relationships: [
             // A trip owns both: deleting it deletes them, in the same save.
             .relationship(\.bucketList, deleteRule: .cascade, inverse: \BucketListItem.trip),
@@ -28,32 +31,35 @@ final class Trip: PersistentModel {
         ],
         unique: [[\.name, \.startDate, \.endDate]],
         indexed: [[\.name], [\.startDate]],
-        preservedOnDeletion: [\.name, \.startDate, \.endDate])
+        preservedOnDeletion: [\.name, \.startDate, \.endDate],
+        attributeOptions: [.defaultValue(\.isFavorite, false)])
 }
 
 /// Something to do on a trip.
 final class BucketListItem: PersistentModel {
     var id = UUID()
     var title: String
-    var details: String
+    /// Called `details` in the first release: its stores are migrated to the new name.
+    var notes: String
     var hasReservation: Bool
     var isInPlan: Bool
     /// The trip whose bucket list holds this item; the context keeps it in step with
     /// `Trip.bucketList` (the inverse is declared there).
     var trip: Trip?
 
-    init(title: String, details: String = "", hasReservation: Bool = false, isInPlan: Bool = false) {
+    init(title: String, notes: String = "", hasReservation: Bool = false, isInPlan: Bool = false) {
         self.title = title
-        self.details = details
+        self.notes = notes
         self.hasReservation = hasReservation
         self.isInPlan = isInPlan
     }
 
     static let schemaMetadata = SchemaMetadata<BucketListItem>(
-        attributes: [\.id, \.title, \.details, \.hasReservation, \.isInPlan],
+        attributes: [\.id, \.title, \.notes, \.hasReservation, \.isInPlan],
         relationships: [.relationship(\.trip)],
         // The trip too, so that history can say whose item went.
-        preservedOnDeletion: [\.title, \.trip])
+        preservedOnDeletion: [\.title, \.trip],
+        attributeOptions: [.originalName(\.notes, "details")])
 }
 
 /// Where a trip stays; the widget confirms it.

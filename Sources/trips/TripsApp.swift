@@ -13,7 +13,8 @@ struct TripsApp {
       add NAME --destination D --start 2026-06-01 --end 2026-06-05   add a trip (author: app)
       list                                   every trip, with its accommodation and bucket-list size
       show NAME                              one trip, its accommodation and its bucket list
-      item NAME --title T [--details D]      add an item to the trip's bucket list (author: app)
+      item NAME --title T [--notes N]        add an item to the trip's bucket list (author: app)
+      favorite NAME                          mark a trip as a favourite
       delete NAME                            delete a trip, its bucket list and accommodation (tombstones stay in history)
       seed --count N                         add N sample trips, with bucket-list items
       confirm NAME [--author widget]         the widget: confirm the trip's accommodation
@@ -42,11 +43,13 @@ struct TripsApp {
             // token covers both.
             var trips = try registry.configuration(for: location)
             // Trip's schema brings in its related types, BucketListItem and LivingAccommodation.
-            trips.schema = Schema(Trip.self)
+            trips.schema = Schema(versionedSchema: TripsSchemaV2.self)
             let activity = LogStoreConfiguration(
                 directory: URL(filePath: try parsed.requirePath("path") + ".activity"), schema: Schema(Activity.self),
                 timestamps: [LogTimestamp(\Activity.timestamp)])
-            container = try ModelContainer(for: Schema(Trip.self, Activity.self), configurations: [trips, activity])
+            // A store of the first release is migrated as it opens (TripsMigrationPlan).
+            container = try ModelContainer(for: Schema(Trip.self, Activity.self), migrationPlan: TripsMigrationPlan.self,
+                                           configurations: [trips, activity])
         } else {
             container = try ModelContainer(for: Trip.self, Activity.self, location: location, registry: registry)
         }
@@ -63,6 +66,7 @@ struct TripsApp {
         case "list": try list()
         case "show": try show()
         case "item": try item()
+        case "favorite": try favorite()
         case "delete": try delete()
         case "seed": try seed()
         case "confirm": try confirm()
@@ -118,7 +122,7 @@ struct TripsApp {
         // The context loads each trip's accommodation and bucket list with it, in one batch each.
         let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.startDate), SortDescriptor(\.name)]))
         output.table(["Name", "Destination", "Start", "End", "Items", "Accommodation"], trips.map { trip in
-            [trip.name, trip.destination, Dates.day(trip.startDate), Dates.day(trip.endDate), "\(trip.bucketList.count)",
+            [trip.name + (trip.isFavorite ? " *" : ""), trip.destination, Dates.day(trip.startDate), Dates.day(trip.endDate), "\(trip.bucketList.count)",
              trip.livingAccommodation.map(Self.describe(stay:)) ?? "-"]
         }, empty: "No trips yet. Add one: trips add NAME --destination D --start 2026-06-01 --end 2026-06-05")
     }
@@ -136,10 +140,10 @@ struct TripsApp {
             ["placeName": $0.placeName, "address": $0.address, "isConfirmed": $0.isConfirmed] as [String: Any]
         } ?? NSNull()
         let fields: [String: Any] = [
-            "name": trip.name, "destination": trip.destination,
+            "name": trip.name, "destination": trip.destination, "isFavorite": trip.isFavorite,
             "start": Dates.day(trip.startDate), "end": Dates.day(trip.endDate),
             "accommodation": accommodation,
-            "bucketList": items.map { ["title": $0.title, "details": $0.details, "hasReservation": $0.hasReservation, "isInPlan": $0.isInPlan] },
+            "bucketList": items.map { ["title": $0.title, "notes": $0.notes, "hasReservation": $0.hasReservation, "isInPlan": $0.isInPlan] },
         ]
         var text = ["\(trip.name): \(trip.destination), \(Dates.day(trip.startDate)) to \(Dates.day(trip.endDate))",
                     "Accommodation: " + (stay.map { "\(Self.describe(stay: $0)), \($0.address)" } ?? "none")]
@@ -147,9 +151,18 @@ struct TripsApp {
             text.append("Bucket list: empty")
         } else {
             text.append("Bucket list:")
-            text += items.map { "  - \($0.title)\($0.details.isEmpty ? "" : ": \($0.details)")\($0.hasReservation ? " (reserved)" : "")" }
+            text += items.map { "  - \($0.title)\($0.notes.isEmpty ? "" : ": \($0.notes)")\($0.hasReservation ? " (reserved)" : "")" }
         }
         output.object(fields, text: text.joined(separator: "\n"))
+    }
+
+    /// Marks a trip as a favourite (an attribute the second release added).
+    func favorite() throws {
+        let context = context(author: "app")
+        let trip = try trip(named: try arguments.name(), in: context)
+        trip.isFavorite = true
+        try context.save()
+        output.object(["favorite": trip.name], text: "\(trip.name) is a favourite.")
     }
 
     /// Adds an item to a trip's bucket list by setting the item's side, `item.trip`: the save
@@ -158,7 +171,7 @@ struct TripsApp {
         let context = context(author: "app")
         let name = try arguments.name()
         let trip = try trip(named: name, in: context)
-        let item = BucketListItem(title: try arguments.required("title"), details: arguments.options["details"] ?? "")
+        let item = BucketListItem(title: try arguments.required("title"), notes: arguments.options["notes"] ?? arguments.options["details"] ?? "")
         // Inserted explicitly: until the save keeps the inverse in step, the trip does not hold
         // it, so inserting the trip's related models would not reach it.
         context.insert(item)
@@ -220,7 +233,7 @@ struct TripsApp {
     /// Up to `count` bucket-list items for a destination, the first one reserved.
     static func sampleItems(for destination: String, count: Int) -> [BucketListItem] {
         (sampleSights[destination] ?? []).prefix(count).enumerated().map { index, title in
-            BucketListItem(title: title, details: "in \(destination)", hasReservation: index == 0, isInPlan: true)
+            BucketListItem(title: title, notes: "in \(destination)", hasReservation: index == 0, isInPlan: true)
         }
     }
 

@@ -197,3 +197,50 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: directory.appending(path: "elsewhere.json").path))
     }
 }
+
+/// A store written by the first release of `trips` (Tests/Fixtures/trips-release-1), opened by
+/// this one, whose models renamed `BucketListItem.details` to `notes` and added `Trip.isFavorite`.
+@Suite struct TripsMigrationTests {
+    let directory: URL
+    init() throws {
+        directory = try temporaryDirectory()
+        let fixture = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appending(path: "Fixtures/trips-release-1")
+        for name in try FileManager.default.contentsOfDirectory(atPath: fixture.path) where name != "README.md" {
+            try FileManager.default.copyItem(at: fixture.appending(path: name), to: directory.appending(path: name))
+        }
+    }
+
+    @discardableResult
+    func trips(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> ChildProcess {
+        let child = try ChildProcess(arguments, executable: "trips", directory: directory)
+        let exit = child.finish()
+        #expect(exit == 0, "trips \(arguments.joined(separator: " ")): exit \(exit), stderr: \(child.errorText)", sourceLocation: sourceLocation)
+        return child
+    }
+
+    @Test func aStoreOfTheFirstReleaseOpensWithItsDataUnderTheNewNames() throws {
+        let before = try String(contentsOf: directory.appending(path: "trips.json"), encoding: .utf8)
+        #expect(before.contains("\"version\":2") && !before.contains("\"schema\""), "the fixture is a first-release store")
+
+        let show = try trips("show", "Iceland", "--json").lines.joined()
+        let iceland = try #require(try JSONSerialization.jsonObject(with: Data(show.utf8)) as? [String: Any])
+        let items = try #require(iceland["bucketList"] as? [[String: Any]])
+        #expect(items.compactMap { $0["notes"] as? String }.sorted() == ["book the 10:00 slot", "in Reykjavík", "in Reykjavík"],
+                "the items' details, now their notes")
+        #expect(iceland["isFavorite"] as? Bool == false, "the new attribute's default")
+        #expect(try trips("list").lines.count == 4, "the three trips of the first release, and the header")
+
+        let after = try String(contentsOf: directory.appending(path: "trips.json"), encoding: .utf8)
+        #expect(after.contains("\"version\":3") && after.contains("\"version\":{\"major\":2"), "the store records version 2.0.0")
+        #expect(!after.contains("\"details\""), "no row keeps the old name")
+
+        // The new release works on it, and history from before the migration still reads.
+        try trips("favorite", "Iceland")
+        #expect(try trips("list").lines.contains { $0.hasPrefix("Iceland *") })
+        let history = try trips("history").lines
+        #expect(history.filter { $0.hasPrefix("trips#") }.count == 6, "the first release's five transactions and the favourite: \(history)")
+        try trips("confirm", "Japan")
+        #expect(try trips("unread").lines.contains { $0.hasPrefix("Japan") }, "the first release's saved token still reads")
+    }
+}

@@ -24,7 +24,8 @@ public final class ModelContainer: Sendable {
     /// `schema` (``StoredSchema/holds(_:)``): through `migrationPlan`'s stages from the version
     /// the store holds to `schema`'s version when the plan lists both, otherwise by lightweight
     /// changes. A store written before stores recorded their schema (``StoredSchema/unrecorded``)
-    /// is taken to hold the plan's first version when there is a plan, and `schema` otherwise.
+    /// is taken to hold the plan's first version (of the entities it holds) when there is a
+    /// plan, and `schema` otherwise.
     ///
     /// Cost: a store that holds `schema` costs one comparison; a migration reads and rewrites
     /// the store (see the backend).
@@ -63,8 +64,13 @@ public final class ModelContainer: Sendable {
     private static func migrateIfNeeded(_ store: any DataStore, named name: String, plan: (any SchemaMigrationPlan.Type)?) throws {
         guard var recorded = store.recordedSchema else { return }
         if recorded.isUnrecorded {
+            // Only the first version's entities this store holds: a container's other stores
+            // (an activity log beside the trips) hold none of them.
             guard let first = plan?.schemas.first else { return }
+            let names = Set(store.schema.entities.flatMap { [$0.name] + ($0.originalName.map { [$0] } ?? []) })
             recorded = StoredSchema(Schema(versionedSchema: first))
+            recorded.entities.removeAll { !names.contains($0.name) }
+            guard !recorded.entities.isEmpty else { return }
         }
         guard !recorded.holds(store.schema),
               let request = try SchemaMigrator.request(store: name, recorded: recorded, schema: store.schema, plan: plan) else { return }
