@@ -97,7 +97,7 @@ import Testing
     @Test func aBucketListAndAccommodationSurviveIntoTheNextProcess() throws {
         try trips("add", "Iceland", "--destination", "Reykjavík", "--start", "2026-06-01", "--end", "2026-06-05")
         // Each item in a process of its own, set from the item's side (`item.trip`).
-        try trips("item", "Iceland", "--title", "Geysir", "--details", "Strokkur erupts every few minutes")
+        try trips("item", "Iceland", "--title", "Geysir", "--notes", "Strokkur erupts every few minutes")
         try trips("item", "Iceland", "--title", "Glacier")
         var iceland = try shown("Iceland")
         #expect(iceland["accommodation"] is NSNull, "no accommodation yet")
@@ -110,7 +110,7 @@ import Testing
         #expect(stay["isConfirmed"] as? Bool == true)
         let items = try #require(iceland["bucketList"] as? [[String: Any]])
         #expect(items.map { $0["title"] as? String } == ["Geysir", "Glacier"], "confirming kept the bucket list")
-        #expect(items.first?["details"] as? String == "Strokkur erupts every few minutes")
+        #expect(items.first?["notes"] as? String == "Strokkur erupts every few minutes")
 
         // Confirming again changes nothing: the trip keeps its one accommodation.
         try trips("confirm", "Iceland")
