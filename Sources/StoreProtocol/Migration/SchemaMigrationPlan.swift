@@ -28,8 +28,11 @@ public protocol SchemaMigrationPlan {
     static var stages: [MigrationStage] { get }
 }
 
-/// One step of a ``SchemaMigrationPlan``.
-public enum MigrationStage {
+/// One step of a ``SchemaMigrationPlan``. Sendable, so that a plan can keep its stages in
+/// `static let`s as SwiftData's examples do.
+// @unchecked: the metatypes are immutable values the compiler does not know to be Sendable; the
+// closures are @Sendable.
+public enum MigrationStage: @unchecked Sendable {
     /// Changes that need no code: added, removed and renamed attributes and entities, added
     /// defaults, index and unique-constraint changes (see ``SchemaChange``).
     case lightweight(fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type)
@@ -39,7 +42,7 @@ public enum MigrationStage {
     /// migration, which is written as a whole or not at all. A closure that throws abandons the
     /// migration, and the store is left as it was.
     case custom(fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type,
-                willMigrate: ((ModelContext) throws -> Void)?, didMigrate: ((ModelContext) throws -> Void)?)
+                willMigrate: (@Sendable (ModelContext) throws -> Void)?, didMigrate: (@Sendable (ModelContext) throws -> Void)?)
 
     var fromVersion: any VersionedSchema.Type {
         switch self {
