@@ -17,6 +17,8 @@ struct Scale {
     var memoryRecords: Int { isQuick ? 100_000 : 1_000_000 }
     /// History sizes (transactions) the same fetch after a token runs at.
     var historySizes: [Int] { isQuick ? [100, 10_000] : [100, 100_000] }
+    /// Records in the JSON store (and the GRDB table) migrated on open: the largest JSON size.
+    var migrationRecords: Int { isQuick ? 10_000 : 100_000 }
 }
 
 extension Int {

@@ -40,3 +40,20 @@ func medianPerOperation(runs: Int, operations: Int, _ body: (Int) throws -> Void
         for index in 0..<operations { try body(index) }
     } / Double(operations)
 }
+
+/// The median of `count` timed runs of `body`, each after an untimed `setUp`, whose result
+/// `check` then verifies, untimed: for an operation whose outcome must be checked on every run
+/// (a migration that silently failed would time nothing worth reporting).
+func median<Outcome>(
+    runs count: Int, setUp: () throws -> Void, _ body: () throws -> Outcome, check: (Outcome) throws -> Void
+) throws -> Double {
+    var samples: [Double] = []
+    for _ in 0..<count {
+        try setUp()
+        var outcome: Outcome?
+        samples.append(try seconds { outcome = try body() })
+        guard let outcome else { throw BenchCheckFailed("a timed run returned nothing") }
+        try check(outcome)
+    }
+    return middle(samples)
+}

@@ -25,7 +25,7 @@ enum SQLitePeer {
     }
 
     /// A pool at `path` whose commits are synced (`synchronous=FULL`).
-    private static func durablePool(_ path: String) throws -> DatabasePool {
+    static func durablePool(_ path: String) throws -> DatabasePool {
         let pool = try DatabasePool(path: path)
         // After opening: a pool sets synchronous=NORMAL on its writer when it enables WAL, which
         // would not sync the WAL at each commit.
