@@ -14,7 +14,7 @@ import Testing
         let text = try String(contentsOf: url, encoding: .utf8)
         let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
         #expect(object?["format"] as? String == "swift-data-stores/json-store")
-        #expect(object?["version"] as? Int == 2)
+        #expect(object?["version"] as? Int == 3)
         #expect(text.split(separator: "\n").contains { $0.contains("\"title\":\"Reykjavík\"") })
         #expect(try Data(contentsOf: URL(filePath: url.path + ".journal")).isEmpty, "compaction empties the journal")
         #expect(try titles(try openContainer(url)) == ["Oslo", "Reykjavík"])
@@ -76,7 +76,7 @@ import Testing
     @Test(arguments: [
         ("not json at all", "not a JSON store"),
         ("{\"hello\": 1}", "not a JSON store"),
-        ("{\"format\":\"swift-data-stores/json-store\",\"version\":3}", "version 3"),
+        ("{\"format\":\"swift-data-stores/json-store\",\"version\":4}", "version 4"),
         ("{\"format\":\"swift-data-stores/json-store\",\"version\":1,\"storeIdentifier\":\"x\"", "not a JSON store"),
         ("{\"format\":\"swift-data-stores/json-store\",\"version\":1,\"storeIdentifier\":5}", "damaged"),
     ])

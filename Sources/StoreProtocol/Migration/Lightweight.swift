@@ -18,7 +18,7 @@ struct Lightweight {
         var matched = Set<String>()
         var entityRenames: [String: String] = [:]
         var entityChanges: [SchemaChange] = []
-        var attributeChanges: [SchemaChange] = []
+        var sources: [(Schema.Entity, StoredSchema.Entity)] = []
         for entity in schema.entities {
             guard let source = recorded.entity(named: entity.name) ?? entity.originalName.flatMap(recorded.entity(named:)),
                   !matched.contains(source.name) else {
@@ -26,11 +26,15 @@ struct Lightweight {
                 continue
             }
             matched.insert(source.name)
+            sources.append((entity, source))
             if source.name != entity.name {
                 entityChanges.append(.renameEntity(from: source.name, to: entity.name))
                 entityRenames[source.name] = entity.name
             }
-            attributeChanges += try Self.changes(store: store, of: entity, from: source, codeFills: codeFills)
+        }
+        var attributeChanges: [SchemaChange] = []
+        for (entity, source) in sources {
+            attributeChanges += try Self.changes(store: store, of: entity, from: source, entityRenames: entityRenames, codeFills: codeFills)
         }
         for source in recorded.entities where !matched.contains(source.name) {
             if keepingAbsentEntities {
@@ -50,7 +54,8 @@ struct Lightweight {
     }
 
     /// The changes of one entity present in both schemas (named by its new name).
-    private static func changes(store: String, of entity: Schema.Entity, from source: StoredSchema.Entity, codeFills: Bool) throws -> [SchemaChange] {
+    private static func changes(store: String, of entity: Schema.Entity, from source: StoredSchema.Entity,
+                                entityRenames: [String: String], codeFills: Bool) throws -> [SchemaChange] {
         var removals: [SchemaChange] = []
         var renames: [SchemaChange] = []
         var additions: [SchemaChange] = []
@@ -98,7 +103,9 @@ struct Lightweight {
         for relationship in entity.relationships {
             let old = source.relationship(named: relationship.name).flatMap { used.contains($0.name) ? nil : $0 }
                 ?? entity.relationshipOriginalNames[relationship.name].flatMap(source.relationship(named:))
-            guard let old, !used.contains(old.name), !(codeFills && old.isToMany != relationship.isToMany) else {
+            let changed = old.map { (entityRenames[$0.destination] ?? $0.destination) != relationship.destination || $0.isToMany != relationship.isToMany }
+            // With a didMigrate to set it, a changed relationship starts empty and its old keys are dropped.
+            guard let old, !used.contains(old.name), !(codeFills && changed == true) else {
                 // A new to-one relationship reads as nil; a new to-many one as empty.
                 additions.append(.addAttribute(entity: entity.name, name: relationship.name,
                                                defaultValue: relationship.isToMany ? .array([]) : nil))
@@ -106,6 +113,11 @@ struct Lightweight {
             }
             used.insert(old.name)
             newName[old.name] = relationship.name
+            let oldDestination = entityRenames[old.destination] ?? old.destination
+            guard oldDestination == relationship.destination else {
+                throw refuse(relationship.name, "led to \(oldDestination) and now leads to \(relationship.destination)",
+                    "Keep its destination, or \(customStage).")
+            }
             guard old.isToMany == relationship.isToMany else {
                 throw refuse(relationship.name, "was a to-\(old.isToMany ? "many" : "one") relationship and is now to-\(relationship.isToMany ? "many" : "one")",
                     "Keep its kind, or \(customStage).")
