@@ -51,6 +51,23 @@ private final class PlanBadOption: PersistentModel {
     static let schemaMetadata = SchemaMetadata<PlanBadOption>(attributes: [\.id, \.name], attributeOptions: [.defaultValue(\.hidden, 1)])
 }
 
+private final class PlanGuide: PersistentModel {
+    static var entityName: String { "Guide" }
+    var id = UUID()
+    var trip: PlanTrip?
+
+    static let schemaMetadata = SchemaMetadata<PlanGuide>(attributes: [\.id], relationships: [.relationship(\.trip)])
+}
+
+/// `Guide.trip` now leads to travellers: its stored keys would name trips.
+private final class PlanGuideV2: PersistentModel {
+    static var entityName: String { "Guide" }
+    var id = UUID()
+    var trip: PlanTraveller?
+
+    static let schemaMetadata = SchemaMetadata<PlanGuideV2>(attributes: [\.id], relationships: [.relationship(\.trip)])
+}
+
 /// A backend that records `recorded` and keeps the migration requests it gets, storing nothing.
 private final class RecordingStore: DataStore {
     typealias Snapshot = DefaultSnapshot
@@ -221,6 +238,14 @@ private func sqlLiteral(_ value: SnapshotValue) -> String {
             try open([PlanTrip.self], recorded: recorded)
         } throws: { error in
             (error as? DataStoreError)?.code == .incompatibleSchema && "\(error)".contains("never migrated back")
+        }
+    }
+
+    @Test func aRelationshipThatLeadsElsewhereIsRefused() throws {
+        #expect {
+            try open([PlanGuideV2.self], recorded: StoredSchema(Schema([PlanGuide.self])))
+        } throws: { error in
+            (error as? DataStoreError)?.code == .incompatibleSchema && "\(error)".contains("Guide.trip led to Trip and now leads to Traveller")
         }
     }
 
