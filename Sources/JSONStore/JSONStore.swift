@@ -39,7 +39,9 @@ public final class JSONStore: SnapshotTableStore {
         // Read first under a shared lock, which creates nothing: an open that fails (not a
         // store, damaged, another version) or is read-only leaves no file behind.
         try lock.withLock(exclusive: false) { try state.catchUp(files, cutTornTail: false) }
-        if configuration.allowsSave {
+        // A store that waits for a migration is left alone until `migrate` (the container may
+        // refuse it instead: then nothing is created, not even the lock file).
+        if configuration.allowsSave, !state.needsMigration {
             try lock.withLock(exclusive: true) {
                 // No other writer is compacting now: temporary files are a crashed one's.
                 try FileIO.removeTemporaryFiles(of: files.base)

@@ -31,6 +31,13 @@ public final class MemoryStore: SnapshotTableStore {
                     "The shared memory store '\(configuration.name)' was opened for \(storage.schema) and cannot hold "
                     + "\(missing.joined(separator: ", ")). Use another name.")
             }
+            // A memory store does not migrate: models that differ would read its rows wrongly.
+            guard StoredSchema(storage.schema).holds(schema) else {
+                throw DataStoreError(.incompatibleSchema,
+                    "The shared memory store '\(configuration.name)' holds models of another shape than this container's "
+                    + "(an attribute, relationship or constraint differs); a memory store is not migrated. Use another name; "
+                    + "nothing was changed.")
+            }
             self.storage = storage
         } else {
             storage = try Storage(schema: schema, seed: configuration.seed)

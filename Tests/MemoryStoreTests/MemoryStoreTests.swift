@@ -13,6 +13,30 @@ import Testing
         #expect(try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).isEmpty)
     }
 
+    /// `Note` with its text renamed: a shared memory store is not migrated, so it is refused.
+    final class RenamedNote: PersistentModel {
+        static var entityName: String { Note.entityName }
+        var id = UUID()
+        var body: String
+
+        static let schemaMetadata = SchemaMetadata<RenamedNote>(attributes: [\.id, \.body], attributeOptions: [.originalName(\.body, "text")])
+    }
+
+    @Test func aSharedStoreRefusesModelsOfAnotherShape() throws {
+        let name = "shared-\(UUID())"
+        let first = try ModelContainer(for: Note.self, configurations: MemoryStoreConfiguration(name: name, isShared: true))
+        let context = ModelContext(first)
+        context.insert(Note("kept"))
+        try context.save()
+        #expect {
+            try ModelContainer(for: RenamedNote.self, configurations: MemoryStoreConfiguration(name: name, isShared: true))
+        } throws: { error in
+            (error as? DataStoreError)?.code == .incompatibleSchema
+        }
+        let again = try ModelContainer(for: Note.self, configurations: MemoryStoreConfiguration(name: name, isShared: true))
+        #expect(try ModelContext(again).fetch(FetchDescriptor<Note>()).map(\.text) == ["kept"])
+    }
+
     @Test func storesSharedByNameSeeEachOthersSaves() throws {
         let name = "shared-\(UUID())"
         let first = try ModelContainer(for: Note.self, configurations: MemoryStoreConfiguration(name: name, isShared: true))

@@ -68,6 +68,17 @@ private final class PlanGuideV2: PersistentModel {
     static let schemaMetadata = SchemaMetadata<PlanGuideV2>(attributes: [\.id], relationships: [.relationship(\.trip)])
 }
 
+/// Two attributes claim `destination`'s values.
+private final class PlanTripTwice: PersistentModel {
+    static var entityName: String { "Trip" }
+    var id = UUID()
+    var place: String
+    var city: String
+
+    static let schemaMetadata = SchemaMetadata<PlanTripTwice>(
+        attributes: [\.id, \.place, \.city], attributeOptions: [.originalName(\.place, "destination"), .originalName(\.city, "destination")])
+}
+
 /// A backend that records `recorded` and keeps the migration requests it gets, storing nothing.
 private final class RecordingStore: DataStore {
     typealias Snapshot = DefaultSnapshot
@@ -246,6 +257,14 @@ private func sqlLiteral(_ value: SnapshotValue) -> String {
             try open([PlanGuideV2.self], recorded: StoredSchema(Schema([PlanGuide.self])))
         } throws: { error in
             (error as? DataStoreError)?.code == .incompatibleSchema && "\(error)".contains("Guide.trip led to Trip and now leads to Traveller")
+        }
+    }
+
+    @Test func twoAttributesWithOneOriginalNameAreRefused() throws {
+        #expect {
+            try open([PlanTripTwice.self], recorded: StoredSchema(Schema([PlanTrip.self])))
+        } throws: { error in
+            (error as? DataStoreError)?.code == .invalidSchema && "\(error)".contains("two attributes name destination")
         }
     }
 

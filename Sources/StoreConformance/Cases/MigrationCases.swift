@@ -7,7 +7,7 @@ import StoreProtocol
 /// Every case writes version 1 (``JourneyV1``, ``StopV1``), then opens the same configuration
 /// with other models, as the next release of an app would.
 enum MigrationCases {
-    static let all: [ConformanceCase] = lightweight + renames + constraints + refusals + stages + history
+    static let all: [ConformanceCase] = lightweight + renames + constraints + refusals + versions + stages + history
 
     /// Seeds a store with three journeys and two stops of version 1; returns its configuration.
     static func seed(_ target: ConformanceTarget) throws -> any DataStoreConfiguration {
@@ -200,6 +200,31 @@ enum MigrationCases {
             }
             let context = ModelContext(try open(configuration, JourneyWithNote.self, StopV1.self, version: Schema.Version(2, 0, 0)))
             try checkEqual(try context.fetchCount(FetchDescriptor<JourneyWithNote>()), 3, "journeys at version 2.0.0 after the refusal")
+        },
+    ]
+
+    static let versions: [ConformanceCase] = [
+        ConformanceCase(area: "migration", name: "aContainerWithoutAVersionReadsAVersionedStoreOfItsModelsAsItIs", requires: .persistence) { target in
+            // A widget with a plain Schema of the app's current models.
+            let configuration = try seed(target)
+            _ = try open(configuration, JourneyWithNote.self, StopV1.self, version: Schema.Version(2, 0, 0))
+            let widget = ModelContext(try open(configuration, JourneyWithNote.self, StopV1.self))
+            try checkEqual(try widget.fetchCount(FetchDescriptor<JourneyWithNote>()), 3, "journeys the widget reads")
+            let app = ModelContext(try open(configuration, JourneyWithNote.self, StopV1.self, version: Schema.Version(2, 0, 0)))
+            try checkEqual(try app.fetchCount(FetchDescriptor<JourneyWithNote>()), 3, "journeys the app reads after the widget")
+        },
+        ConformanceCase(area: "migration", name: "otherModelsWithoutAVersionAreRefusedByAVersionedStore", requires: .persistence) { target in
+            // Older models without a version cannot say they are older: refused, not migrated back.
+            let configuration = try seed(target)
+            _ = try open(configuration, JourneyWithNote.self, StopV1.self, version: Schema.Version(2, 0, 0))
+            do {
+                _ = try open(configuration, JourneyV1.self, StopV1.self)
+                throw ConformanceFailure("unversioned older models opened a store of version 2.0.0")
+            } catch let error as DataStoreError {
+                try checkEqual(error.code, .incompatibleSchema, "the error's code (\(error.message))")
+            }
+            let app = ModelContext(try open(configuration, JourneyWithNote.self, StopV1.self, version: Schema.Version(2, 0, 0)))
+            try checkEqual(try app.fetchCount(FetchDescriptor<JourneyWithNote>()), 3, "journeys at version 2.0.0 after the refusal")
         },
     ]
 

@@ -85,6 +85,11 @@ public final class ModelContainer: Sendable {
 
     func storeIndex<T: PersistentModel>(for type: T.Type) throws -> Int {
         guard let entity = schema.entity(for: type), let index = storeIndexByEntity[entity.name] else {
+            if let other = schema.entity(named: T.entityName) {
+                throw DataStoreError(.unknownEntity,
+                    "\(String(reflecting: T.self)) is not in the schema: its entity name '\(T.entityName)' belongs to "
+                    + "\(String(reflecting: other.modelType)) here (in a migration stage, fetch the models of the stage's version).")
+            }
             throw DataStoreError.unknownEntity(T.entityName, in: schema)
         }
         return index

@@ -67,10 +67,22 @@ struct Lightweight {
                 + remedy + " Nothing was changed.")
         }
         // Where didMigrate fills the value, the models must still read to be fetched.
-        func fill(_ attribute: Schema.Attribute) -> SnapshotValue? {
-            attribute.defaultValue ?? (codeFills && !attribute.isOptional ? attribute.placeholder : nil)
+        func fill(_ attribute: Schema.Attribute) throws -> SnapshotValue? {
+            if let value = attribute.defaultValue { return value }
+            guard codeFills, !attribute.isOptional else { return nil }
+            guard let placeholder = attribute.placeholder else {
+                throw refuse(attribute.name, "has no value didMigrate's context could read before setting it (a \(attribute.valueType) "
+                    + "has no simplest value such as 0 or \"\")", "Give it a default value in its schemaMetadata "
+                    + "(attributeOptions: [.defaultValue(\\.\(attribute.name), …)]) for didMigrate to replace.")
+            }
+            return placeholder
         }
         let customStage = "add a custom MigrationStage to a SchemaMigrationPlan that converts the stored values"
+        let claimed = Dictionary(grouping: entity.attributes.compactMap(\.originalName) + entity.relationshipOriginalNames.values, by: { $0 })
+        if let twice = claimed.first(where: { $0.value.count > 1 })?.key {
+            throw DataStoreError(.invalidSchema,
+                "\(entity.name): two attributes name \(twice) as their original name; only one can take its values. Nothing was changed.")
+        }
         for attribute in entity.attributes {
             let old = source.attribute(named: attribute.name).flatMap { used.contains($0.name) ? nil : $0 }
                 ?? attribute.originalName.flatMap(source.attribute(named:))
@@ -80,11 +92,11 @@ struct Lightweight {
                         "Give it one in its schemaMetadata (attributeOptions: [.defaultValue(\\.\(attribute.name), …)]), make it "
                         + "optional, name the attribute it was stored as (.originalName), or \(customStage).")
                 }
-                additions.append(.addAttribute(entity: entity.name, name: attribute.name, defaultValue: fill(attribute)))
+                additions.append(.addAttribute(entity: entity.name, name: attribute.name, defaultValue: try fill(attribute)))
                 continue
             }
             if codeFills, old.valueType != attribute.valueType {
-                additions.append(.addAttribute(entity: entity.name, name: attribute.name, defaultValue: fill(attribute)))
+                additions.append(.addAttribute(entity: entity.name, name: attribute.name, defaultValue: try fill(attribute)))
                 continue   // the old values are dropped below; didMigrate fills the new ones
             }
             used.insert(old.name)

@@ -25,8 +25,8 @@ final class MigrationStagingStore: DataStore {
         schema = configuration.schema ?? Schema([])
     }
 
-    /// Runs `body` on a context over `rows` as `schema`'s models see them, saves what it left
-    /// unsaved, and returns the rows after.
+    /// Runs `body` on a context over `rows` as `schema`'s models see them, and returns the rows
+    /// after what it saved (changes it left unsaved are dropped, as a context's are).
     static func run(_ name: String, schema: Schema, rows: [String: [[String: SnapshotValue]]],
                     _ body: (ModelContext) throws -> Void) throws -> [String: [[String: SnapshotValue]]] {
         var staged: [String: OrderedRows] = [:]
@@ -40,7 +40,6 @@ final class MigrationStagingStore: DataStore {
         let container = try ModelContainer(for: schema, configurations: [Configuration(name: name, schema: schema, rows: storage)])
         let context = ModelContext(container)
         try body(context)
-        if context.hasChanges { try context.save() }
         return storage.withLock { $0.mapValues(\.all) }
     }
 

@@ -39,8 +39,13 @@ public enum MigrationStage: @unchecked Sendable {
     /// A lightweight migration with code around it: `willMigrate` gets a context on the data as
     /// `fromVersion`'s models see it, before the lightweight changes; `didMigrate` one on the data
     /// as `toVersion`'s models see it, after them. What either context saves becomes part of the
-    /// migration, which is written as a whole or not at all. A closure that throws abandons the
-    /// migration, and the store is left as it was.
+    /// migration, which is written as a whole or not at all; what it leaves unsaved is dropped. A
+    /// closure that throws abandons the migration, and the store is left as it was.
+    ///
+    /// Between the two, an attribute whose type changed, or a new one without a default, holds
+    /// its ``AttributeOption/defaultValue(_:_:)`` or else the simplest value of its type (0, "",
+    /// false, an empty array…) for `didMigrate` to set; a struct or enum without a default is
+    /// refused before anything runs. Every row must read as `toVersion`'s models afterwards.
     case custom(fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type,
                 willMigrate: (@Sendable (ModelContext) throws -> Void)?, didMigrate: (@Sendable (ModelContext) throws -> Void)?)
 

@@ -13,6 +13,13 @@ enum SchemaMigrator {
         if let stored = recorded.version, let opening = schema.version, opening < stored {
             throw downgrade(store, "it holds version \(stored) and is opened with version \(opening)")
         }
+        if let stored = recorded.version, schema.version == nil {
+            // An unversioned container cannot say whether it is older or newer than the store.
+            throw DataStoreError(.incompatibleSchema,
+                "The store \(store) holds version \(stored) of a versioned schema, and this container's models differ from it "
+                + "and have no version. Open it with Schema(versionedSchema:) of the version the models belong to (a widget with "
+                + "the same versioned schema as its app); nothing was changed.")
+        }
         // Checked before the changes are worked out: an older schema may look like one that
         // needs code (an attribute it has was renamed since).
         func refuseSuperseded(_ candidate: StoredSchema) throws {

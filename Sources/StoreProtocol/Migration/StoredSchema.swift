@@ -124,13 +124,14 @@ public struct StoredSchema: Codable, Sendable, Hashable {
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
-    /// Whether data of this schema reads as `schema`'s without migration: the same version, and
-    /// for each of `schema`'s entities the same attributes, relationships and constraints.
+    /// Whether data of this schema reads as `schema`'s without migration: for each of `schema`'s
+    /// entities the same attributes, relationships and constraints, and the same version unless
+    /// `schema` has none (a widget's plain `Schema` of the same models reads a versioned store).
     /// Recorded entities that `schema` does not hold do not matter (another container, a
     /// widget's, may hold fewer models).
     public func holds(_ schema: Schema) -> Bool {
         let opening = StoredSchema(schema)
-        return version == opening.version && opening.entities.allSatisfy { entity(named: $0.name) == $0 }
+        return (opening.version == nil || version == opening.version) && opening.entities.allSatisfy { entity(named: $0.name) == $0 }
     }
 
     /// Whether `other` holds the same version and entities (whatever each superseded).
