@@ -35,6 +35,10 @@ CANDIDATES = "Sources/StoreBuildingBlocks/IndexedCandidates.swift"
 RELATIONSHIPS = "Sources/StoreProtocol/Container/ModelContext+Relationships.swift"
 CHUNKS = "Sources/StoreBuildingBlocks/SortedChunks.swift"
 TIME_RANGE = "Sources/LogStore/TimeRange.swift"
+ROW_MIGRATION = "Sources/StoreProtocol/Migration/SchemaChange.swift"
+MIGRATOR = "Sources/StoreProtocol/Migration/SchemaMigrator.swift"
+LIGHTWEIGHT = "Sources/StoreProtocol/Migration/Lightweight.swift"
+MIGRATION_REQUEST = "Sources/StoreProtocol/Migration/DataStoreMigrationRequest.swift"
 
 
 def m(id, area, file, what, find, replace, equivalent=None):
@@ -300,6 +304,40 @@ JSON_MUTATIONS = [
 ]
 
 MUTATIONS += JSON_MUTATIONS
+
+MIGRATION_MUTATIONS = [
+    # Schema migration: planning, row and history migration, the JSON store's rewrite.
+    m("G01", "json", ROW_MIGRATION, "a renamed attribute loses its values",
+      "if let value = values.removeValue(forKey: from) { values[to] = value }", "values[from] = nil"),
+    m("G02", "json", ROW_MIGRATION, "an added attribute's default is not given to stored rows",
+      "if values[name] == nil || values[name] == .null { values[name] = value }", "_ = value"),
+    m("G03", "json", JSON_STATE, "history is not migrated with the rows",
+      "records: history.records.map(request.migrate)", "records: history.records"),
+    m("G04", "json", MIGRATOR, "a schema the store was migrated from is not refused",
+      "guard recorded.supersededFingerprints.contains(candidate.fingerprint) else { return }",
+      "guard recorded.supersededFingerprints.contains(candidate.fingerprint), false else { return }"),
+    m("G05", "json", LIGHTWEIGHT, "a changed value type is migrated lightweight",
+      "guard old.valueType == attribute.valueType else {", "guard true else {"),
+    m("G06", "json", JSON_STORE, "a store waiting for a migration reads and writes anyway",
+      "guard state.needsMigration else { return }", "guard false else { return }"),
+    m("G07", "json", MIGRATOR, "a lower version is not refused",
+      "if let stored = recorded.version, let opening = schema.version, opening < stored {",
+      "if let stored = recorded.version, let opening = schema.version, opening < stored, false {"),
+    m("G08", "json", JSON_STATE, "a migration does not record the new schema",
+      "fresh.recordedSchema = request.schema", "fresh.recordedSchema = recordedSchema"),
+    m("G09", "json", MIGRATION_REQUEST, "a custom stage that throws is ignored",
+      "rows = try MigrationStagingStore.run(name, schema: schema, rows: rows, body)",
+      "rows = (try? MigrationStagingStore.run(name, schema: schema, rows: rows, body)) ?? rows"),
+    m("G10", "json", JSON_STATE, "migrated rows that break a unique constraint are dropped, not refused",
+      "for values in entityRows { try fresh.write(entity, values, path: files.base) }",
+      "for values in entityRows { try? fresh.write(entity, values, path: files.base) }"),
+    m("G11", "json", LIGHTWEIGHT, "an entity a plan's version leaves out is kept",
+      "entityChanges.insert(.removeEntity(source.name), at: 0)", "result.entities.append(source)"),
+    m("G12", "json", JSON_STORE, "a store waiting for a migration takes the writer's lock at open",
+      "if configuration.allowsSave, !state.needsMigration {", "if configuration.allowsSave {"),
+]
+
+MUTATIONS += MIGRATION_MUTATIONS
 
 LOG_MUTATIONS = [
     # The log store: frames, segments, retention, insert-only.
