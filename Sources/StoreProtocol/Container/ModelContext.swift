@@ -19,9 +19,15 @@ public final class ModelContext {
     /// Models given stored values whose relationships are not set yet
     /// (``resolvePendingRelationships()``).
     var pendingResolution: [Registration] = []
+    /// The streams of ``didSaveSummaries()``.
+    var saveObservers: [AsyncStream<SaveSummary>.Continuation] = []
 
     public init(_ container: ModelContainer) {
         self.container = container
+    }
+
+    deinit {
+        for observer in saveObservers { observer.finish() }
     }
 
     var editingState: EditingState { EditingState(id: editingID, author: author) }
@@ -229,7 +235,8 @@ public final class ModelContext {
     }
 
     /// Sends every pending change to its store, one request per store, each recorded as one
-    /// history transaction. Nothing is sent when nothing changed.
+    /// history transaction. Nothing is sent when nothing changed. Posts ``willSave`` before
+    /// sending and ``didSave`` (and yields to ``didSaveSummaries()``) after, with what was saved.
     ///
     /// - Throws: ``DataStoreError/Code/readOnly`` (nothing sent), ``DataStoreError/Code/unknownEntity``,
     ///   or what a store throws. A store that throws is left as it was and this context keeps the
@@ -256,11 +263,24 @@ public final class ModelContext {
             }
         }
         for storeIndex in plans.keys { try requireWritable(storeIndex) }
+        postWillSave()
+        var summary = SaveSummary()
+        // Posted for what the stores took, also when a later store throws.
+        defer { postDidSave(summary) }
         for (storeIndex, plan) in plans.sorted(by: { $0.key < $1.key }) {
             var plan = plan
             plan.deleted.sort { $0.0.deleteOrder < $1.0.deleteOrder }
             let result = try send(plan, to: container.stores[storeIndex])
             apply(result, of: plan)
+            for (_, snapshot) in plan.inserted {
+                if let stored = result.remappedIdentifiers[snapshot.persistentIdentifier] {
+                    summary.updated.append(stored)
+                } else {
+                    summary.inserted.append(snapshot.persistentIdentifier)
+                }
+            }
+            summary.updated += plan.updated.map(\.1.persistentIdentifier)
+            summary.deleted += plan.deleted.map(\.1.persistentIdentifier)
         }
         try resolvePendingRelationships()   // models a collision re-registered
     }

@@ -1,0 +1,60 @@
+import Foundation
+
+extension ModelContext {
+    /// Posted (object: the context) before a ``ModelContext/save()`` sends anything to a store;
+    /// SwiftData's `ModelContext.willSave`.
+    public static let willSave = Notification.Name("ModelContext.willSave")
+    /// Posted (object: the context) after a ``ModelContext/save()`` that changed something, with
+    /// the saved identifiers under ``NotificationKey``; SwiftData's `ModelContext.didSave`.
+    public static let didSave = Notification.Name("ModelContext.didSave")
+
+    /// The keys of a ``didSave`` notification's `userInfo`, as SwiftData names them. Each value
+    /// is a `[PersistentIdentifier]`.
+    public enum NotificationKey: String, Sendable {
+        case insertedIdentifiers
+        case updatedIdentifiers
+        case deletedIdentifiers
+    }
+
+    /// What one save changed: the identifiers inserted, updated and deleted, in the order the
+    /// changes were made. An insert that a unique constraint made an update of a stored model is
+    /// under `updated`, with the stored model's identifier.
+    public struct SaveSummary: Sendable, Hashable {
+        public var inserted: [PersistentIdentifier]
+        public var updated: [PersistentIdentifier]
+        public var deleted: [PersistentIdentifier]
+
+        public init(inserted: [PersistentIdentifier] = [], updated: [PersistentIdentifier] = [], deleted: [PersistentIdentifier] = []) {
+            self.inserted = inserted
+            self.updated = updated
+            self.deleted = deleted
+        }
+
+        public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+
+        /// The `userInfo` of a ``ModelContext/didSave`` notification.
+        public var userInfo: [String: [PersistentIdentifier]] {
+            [NotificationKey.insertedIdentifiers.rawValue: inserted, NotificationKey.updatedIdentifiers.rawValue: updated,
+             NotificationKey.deletedIdentifiers.rawValue: deleted]
+        }
+    }
+
+    /// Each later save of this context that changes something, as it happens: an
+    /// `AsyncSequence` for code that does not use `NotificationCenter`. The stream ends when the
+    /// context is released; each call makes a stream of its own, buffering every save until read.
+    public func didSaveSummaries() -> AsyncStream<SaveSummary> {
+        let (stream, continuation) = AsyncStream<SaveSummary>.makeStream()
+        saveObservers.append(continuation)
+        return stream
+    }
+
+    func postWillSave() {
+        NotificationCenter.default.post(name: Self.willSave, object: self)
+    }
+
+    func postDidSave(_ summary: SaveSummary) {
+        guard !summary.isEmpty else { return }
+        NotificationCenter.default.post(name: Self.didSave, object: self, userInfo: summary.userInfo)
+        for observer in saveObservers { observer.yield(summary) }
+    }
+}

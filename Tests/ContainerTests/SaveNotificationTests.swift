@@ -1,0 +1,96 @@
+import Foundation
+import MemoryStore
+import StoreProtocol
+import StoreTestSupport
+import Testing
+
+/// A member whose email is unique: an insert with a stored email updates the stored member.
+final class NotifiedMember: PersistentModel {
+    var id = UUID()
+    var name: String
+    var email: String
+
+    init(name: String, email: String) {
+        self.name = name
+        self.email = email
+    }
+
+    static let schemaMetadata = SchemaMetadata<NotifiedMember>(attributes: [\.id, \.name, \.email], unique: [[\.email]])
+}
+
+@Suite struct SaveNotificationTests {
+    func container() throws -> ModelContainer {
+        try ModelContainer(for: NotifiedMember.self, configurations: MemoryStoreConfiguration())
+    }
+
+    @Test func didSaveCarriesTheSavedIdentifiersAndWillSaveComesBeforeTheStoreChanges() throws {
+        let container = try container()
+        let context = ModelContext(container)
+        let ana = NotifiedMember(name: "Ana", email: "ana@example.com")
+        let bo = NotifiedMember(name: "Bo", email: "bo@example.com")
+        context.insert(ana)
+        context.insert(bo)
+        try context.save()
+
+        let (anaID, boID) = (ana.persistentModelID, bo.persistentModelID)
+        let seen = Locked<[String]>([])
+        let center = NotificationCenter.default
+        let willSave = center.addObserver(forName: ModelContext.willSave, object: context, queue: nil) { _ in
+            let stored = (try? ModelContext(container).fetchCount(FetchDescriptor<NotifiedMember>())) ?? -1
+            seen.withLock { $0.append("willSave with \(stored) stored") }
+        }
+        let didSave = center.addObserver(forName: ModelContext.didSave, object: context, queue: nil) { notification in
+            let info = notification.userInfo ?? [:]
+            func names(_ key: ModelContext.NotificationKey) -> String {
+                let ids = info[key.rawValue] as? [PersistentIdentifier] ?? []
+                return ids.map { id in id == anaID ? "Ana" : id == boID ? "Bo" : "new" }.joined(separator: ",")
+            }
+            seen.withLock { $0.append("didSave inserted [\(names(.insertedIdentifiers))] updated [\(names(.updatedIdentifiers))] deleted [\(names(.deletedIdentifiers))]") }
+        }
+        defer {
+            center.removeObserver(willSave)
+            center.removeObserver(didSave)
+        }
+
+        ana.name = "Ana María"
+        context.delete(bo)
+        context.insert(NotifiedMember(name: "Cy", email: "cy@example.com"))
+        try context.save()
+        try context.save()   // nothing changed: willSave only
+        #expect(seen.withLock { $0 } == [
+            "willSave with 2 stored",
+            "didSave inserted [new] updated [Ana] deleted [Bo]",
+            "willSave with 2 stored",
+        ])
+    }
+
+    @Test func didSaveSummariesStreamEachSaveThatChangedSomething() async throws {
+        let container = try container()
+        let context = ModelContext(container)
+        let summaries = context.didSaveSummaries()
+        let ana = NotifiedMember(name: "Ana", email: "ana@example.com")
+        context.insert(ana)
+        try context.save()
+        try context.save()   // nothing: no summary
+        // An insert that the unique email makes an update of Ana.
+        let again = NotifiedMember(name: "Ana again", email: "ana@example.com")
+        context.insert(again)
+        try context.save()
+        var iterator = summaries.makeAsyncIterator()
+        #expect(await iterator.next() == ModelContext.SaveSummary(inserted: [ana.persistentModelID]))
+        #expect(await iterator.next() == ModelContext.SaveSummary(updated: [ana.persistentModelID]))
+    }
+
+    @Test func aSaveThatFailsPostsNoDidSave() throws {
+        let container = try ModelContainer(for: NotifiedMember.self, configurations: MemoryStoreConfiguration(allowsSave: false))
+        let context = ModelContext(container)
+        let posted = Locked(0)
+        let observer = NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) { _ in
+            posted.withLock { $0 += 1 }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        context.insert(NotifiedMember(name: "Ana", email: "ana@example.com"))
+        #expect(throws: DataStoreError.self) { try context.save() }
+        #expect(posted.withLock { $0 } == 0)
+    }
+}
