@@ -204,6 +204,13 @@ MUTATIONS = [
       "query.fetchLimit = limit", "query.fetchLimit = nil"),
 
     # The context: identity map, change tracking, rollback, ordering.
+    m("C14", "context", CONTEXT, "a model let go is forgotten before inverses are in step",
+      "        try processPendingChanges()\n        forgetModelsNoOneHolds()", "        forgetModelsNoOneHolds()\n        try processPendingChanges()"),
+    m("C15", "context", CONTEXT, "a model changed and let go is forgotten without being compared",
+      "registration.isHeldOnlyByTheContext && (try? registration.isDirty()) == false ? id : nil",
+      "registration.isHeldOnlyByTheContext ? id : nil"),
+    m("C16", "context", CONTEXT, "a model still held elsewhere is forgotten",
+      "registration.state == .persisted && registration.isHeldOnlyByTheContext &&", "registration.state == .persisted &&"),
     m("C01", "context", CONTEXT, "changes sent in registration-table order, not the order they were made",
       "for registration in registrations.values.sorted(by: { $0.order < $1.order }) {", "for registration in registrations.values {"),
     m("C02", "context", CONTEXT, "deletes sent in table order, not the order they were made",

@@ -3,8 +3,10 @@ import Foundation
 /// Tracks models and saves their changes: SwiftData's `ModelContext`.
 ///
 /// A context keeps one instance per identifier (its identity map). It notices changes by
-/// comparing each registered model's current snapshot with the one last saved or fetched, so
-/// ``hasChanges`` and ``save()`` cost O(*n*) encodes for *n* registered models.
+/// comparing a registered model's current snapshot with the one last saved or fetched. At each
+/// ``save()``, a stored model that nothing outside the context holds any more is compared once
+/// more and then forgotten, so ``hasChanges`` and ``save()`` encode the models held outside the
+/// context (and those let go since the last save), not every model the context ever fetched.
 ///
 /// Not Sendable, like SwiftData's: make one context per task on a shared ``ModelContainer``.
 public final class ModelContext {
@@ -35,7 +37,9 @@ public final class ModelContext {
     /// What the context knows of one model.
     final class Registration {
         enum State { case inserted, persisted, deleted }
-        let model: any PersistentModel
+        /// The model, held through its own type (``ModelHolder``).
+        private let holder: any ModelHolder
+        var model: any PersistentModel { holder.model }
         let entity: Schema.Entity
         /// The values last saved or fetched; `nil` for a model inserted and not yet saved.
         var baseline: [String: SnapshotValue]?
@@ -46,7 +50,8 @@ public final class ModelContext {
         var deleteOrder = 0
 
         init(model: any PersistentModel, entity: Schema.Entity, baseline: [String: SnapshotValue]?, state: State, order: Int) {
-            self.model = model
+            func hold<Model: PersistentModel>(_ model: Model) -> any ModelHolder { TypedModelHolder(model) }
+            holder = hold(model)
             self.entity = entity
             self.baseline = baseline
             self.state = state
@@ -65,6 +70,9 @@ public final class ModelContext {
             }
             return values
         }
+
+        /// Whether nothing but this registration holds the model: then no one can change it.
+        var isHeldOnlyByTheContext: Bool { holder.isUniquelyReferenced() }
 
         /// Whether a persisted model's values differ from its baseline.
         func isDirty() throws -> Bool {
@@ -142,9 +150,34 @@ public final class ModelContext {
     }
 
     /// Whether a ``save()`` would change anything.
-    /// - Complexity: O(*n*) encodes for *n* registered models.
+    /// - Complexity: O(*n*) encodes for *n* registered models: those held outside the context,
+    ///   and those let go since the last save (``forgetModelsNoOneHolds()``).
     public var hasChanges: Bool {
         registrations.values.contains { (try? $0.isDirty()) ?? true }
+    }
+
+    /// Forgets stored models that are unchanged and that nothing but the context holds (no
+    /// variable, no other model's relationship): no one can change them any more, so saves and
+    /// ``hasChanges`` stop encoding them. A model changed and then let go before a save is not
+    /// lost: it is compared with its stored values here, found changed, and kept. A later fetch
+    /// makes a new instance of a forgotten model; nothing holds the old one to tell them apart.
+    ///
+    /// Called by ``save()`` only, once inverses are in step (``processPendingChanges()``): a model
+    /// let go by a relationship may still need its inverse updated by that save.
+    ///
+    /// Models that hold each other (the two sides of an inverse relationship) hold each other
+    /// outside the context's reach, and stay registered while the context lives.
+    /// - Complexity: O(*n*) reference checks for *n* registered models, and one encode of each
+    ///   model nothing else holds.
+    func forgetModelsNoOneHolds() {
+        while true {
+            let forgotten = registrations.compactMap { id, registration in
+                registration.state == .persisted && registration.isHeldOnlyByTheContext && (try? registration.isDirty()) == false ? id : nil
+            }
+            guard !forgotten.isEmpty else { return }
+            // Forgetting a model lets go of the models its relationships hold: look again.
+            for id in forgotten { registrations[id] = nil }
+        }
     }
 
     /// Models inserted and not yet saved.
@@ -245,6 +278,7 @@ public final class ModelContext {
     public func save() throws {
         if let unknown = unknownInserts.first { throw DataStoreError.unknownEntity(unknown, in: container.schema) }
         try processPendingChanges()
+        forgetModelsNoOneHolds()
         var plans: [Int: Plan] = [:]
         for registration in registrations.values.sorted(by: { $0.order < $1.order }) {
             let storeIndex = try container.storeIndex(forEntityNamed: registration.entity.name)
@@ -318,6 +352,20 @@ public final class ModelContext {
         }
         for (_, snapshot) in plan.deleted { registrations[snapshot.persistentIdentifier] = nil }
     }
+}
+
+/// A registered model, held through its own type: `isKnownUniquelyReferenced` needs a class type,
+/// and through `AnyObject` a debug build always answers "not unique".
+protocol ModelHolder: AnyObject {
+    var model: any PersistentModel { get }
+    func isUniquelyReferenced() -> Bool
+}
+
+final class TypedModelHolder<Model: PersistentModel>: ModelHolder {
+    private var typed: Model
+    init(_ model: Model) { typed = model }
+    var model: any PersistentModel { typed }
+    func isUniquelyReferenced() -> Bool { isKnownUniquelyReferenced(&typed) }
 }
 
 @available(*, unavailable, message: "A ModelContext belongs to one task; make one per task from a shared ModelContainer.")
