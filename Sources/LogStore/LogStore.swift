@@ -458,7 +458,9 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     ///   changes); ``DataStoreError/Code/readOnly`` for a read-only configuration;
     ///   ``DataStoreError/Code/incompatibleSchema`` when another process migrated the log to
     ///   another schema meanwhile; ``DataStoreError/Code/corruptStore`` or
-    ///   ``DataStoreError/Code/ioFailure`` from reading or writing the files. Nothing is changed then.
+    ///   ``DataStoreError/Code/ioFailure`` from reading or writing the files. Nothing is changed
+    ///   then, except when only the flush of the directory after the replace fails: the log may
+    ///   then read as migrated (every instance sees it so), never as anything between.
     public func migrate(_ request: DataStoreMigrationRequest) throws {
         guard !request.hasCustomStages else {
             throw DataStoreError.unsupportedFeature(
