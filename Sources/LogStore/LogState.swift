@@ -17,6 +17,8 @@ struct LogState: Sendable {
     var lastSync = Date.distantPast
 
     var droppedThrough: Int64 { meta?.droppedThrough ?? 0 }
+    /// The migrations reads apply to older records.
+    var migrations: LogMigrations { LogMigrations(meta?.migrations ?? []) }
     var totalBytes: Int64 { segments.reduce(0) { $0 + $1.bytes } }
 
     /// Brings this state up to date with the directory: the identity file, segments added or
@@ -213,16 +215,38 @@ struct LogState: Sendable {
     mutating func recordDropped(through transaction: Int64, files: LogFiles) throws {
         guard var meta, transaction > meta.droppedThrough else { return }
         meta.droppedThrough = transaction
+        // Migrations of dropped records only are no longer needed: no read gets them.
+        meta.migrations = meta.migrations?.filter { $0.throughTransaction > transaction }
+        if meta.migrations?.isEmpty == true { meta.migrations = nil }
         try meta.write(files)
         self.meta = meta
         metaFile = try OpenFile.open(files.meta)
     }
 
-    /// Records in the identity file where records' times come from, before a record placed by
-    /// them is appended.
-    mutating func recordTimeSources(_ sources: [String: LogTimeSource], files: LogFiles) throws {
+    /// Records in the identity file where records' times come from (`sources`, unless `nil`),
+    /// and `schema` when the file records none yet (a log written before logs recorded their
+    /// schema), before a record placed by them or of that schema is appended.
+    mutating func recordBeforeAppending(timeSources sources: [String: LogTimeSource]?, schema: Schema, files: LogFiles) throws {
+        guard var meta, sources != nil || meta.schema == nil else { return }
+        if let sources { meta.timestamps = sources }
+        if meta.schema == nil { meta.schema = StoredSchema(schema) }
+        try meta.write(files)
+        self.meta = meta
+        metaFile = try OpenFile.open(files.meta)
+    }
+
+    /// Migrates the log as `request` says, by rewriting the identity file only: it records the
+    /// new schema and `request`'s row changes, for reads to apply to the records up to the last
+    /// one. The one atomic replace of the file is the migration's commit point: a crash leaves
+    /// the old log or the migrated one.
+    mutating func recordMigration(_ request: DataStoreMigrationRequest, files: LogFiles) throws {
         guard var meta else { return }
-        meta.timestamps = sources
+        meta.recordMigration(request.rowMigration, to: request.schema, lastTransaction: lastTransaction)
+        // The records the migration covers reach the disk before the file that says so: with
+        // `.periodic` durability the last ones may not have been flushed, and records lost with
+        // the power would be numbered again, after the migration, and read as if before it.
+        // (Sealed segments were flushed when sealed.)
+        if let last = segments.last(where: { !$0.isEmpty }), !sealed.contains(last.first) { try FileIO.sync(files.segment(last.first)) }
         try meta.write(files)
         self.meta = meta
         metaFile = try OpenFile.open(files.meta)

@@ -14,6 +14,9 @@ import StoreFiles
 ///   It is also readable as ``DefaultHistoryTransaction`` through a container
 ///   (``DefaultHistoryBridging``), so one token covers a log and other stores.
 /// - Retention and `deleteHistory` drop whole old segments; tokens before them expire.
+/// - The identity file records the schema. A migration (``migrate(_:)``) rewrites no record:
+///   it records the new schema and its lightweight changes, and reads apply them to the records
+///   written before. Custom migration stages are refused.
 /// - One writer at a time holds the directory's lock; readers see new records on their next read.
 public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging {
     public typealias Snapshot = DefaultSnapshot
@@ -83,6 +86,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
                     if state.meta == nil {
                         try files.requireNewLogDirectory()
                         var meta = LogMeta(storeIdentifier: UUID().uuidString, droppedThrough: 0)
+                        meta.schema = StoredSchema(schema)
                         meta.timestamps = meta.timeSources(for: schema.entities.map(\.name), attributes: attributes, next: 1)
                         try meta.write(files)
                         state.meta = meta
@@ -113,11 +117,18 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
 
     // MARK: Locking
 
+    /// Runs `body` on a state that has read every other process's appends.
+    /// - Throws: ``DataStoreError/Code/incompatibleSchema`` while the records wait for a migration.
     private func read<T>(_ body: (LogState) throws -> T) throws -> T {
-        try state.read(catchUp: { try $0.refresh(files, cutTornTail: false, skipDamaged: configuration.skipsDamagedRecords) }, body)
+        try state.read(catchUp: { try $0.refresh(files, cutTornTail: false, skipDamaged: configuration.skipsDamagedRecords) }) { state in
+            try requireMigrated(state)
+            return try body(state)
+        }
     }
 
-    private func write<T>(_ body: (inout LogState) throws -> T) throws -> T {
+    /// Runs `body` under the exclusive lock on an up-to-date, repaired state. Unless `migrating`,
+    /// a log that waits for a migration is refused before anything is written, repairs included.
+    private func write<T>(migrating: Bool = false, _ body: (inout LogState) throws -> T) throws -> T {
         guard configuration.allowsSave else {
             throw DataStoreError(.readOnly, "The log store \(files.directory) is read-only (allowsSave is false); nothing was written.")
         }
@@ -126,9 +137,23 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
             beforeLocking: { try $0.directory?.checkLogDirectory() },
             catchUp: { state in
                 try state.refresh(files, cutTornTail: true, skipDamaged: configuration.skipsDamagedRecords)
+                if !migrating { try requireMigrated(state) }
                 try state.repair(files: files)
             },
             body)
+    }
+
+    /// Refuses to read or write records of a schema that does not hold this store's: until the
+    /// log is migrated, its older records would read wrongly (renamed attributes missing), and
+    /// once another process migrated it, this one's records would be written in the old names.
+    private func requireMigrated(_ state: LogState) throws {
+        guard let meta = state.meta, meta.needsMigration(to: schema) else { return }
+        let recorded = meta.recordedSchema
+        throw DataStoreError(.incompatibleSchema,
+            "The log store \(files.directory) holds records of another schema than this container's "
+            + "(\(recorded.version.map { "version \($0)" } ?? "unversioned"), entities \(recorded.entities.map(\.name).joined(separator: ", "))). "
+            + "Open it through a ModelContainer, which migrates it; if another process migrated it to a newer schema while "
+            + "this one had it open, open it again with that newer schema. Nothing was read or written.")
     }
 
     /// Checks, without the lock (no writer has made one yet), that a directory holds no other
@@ -160,10 +185,14 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
         // Records the identity file says were dropped are gone, even while their segment is still
         // there (a drop cut short, which the next writer finishes).
         let transaction = max(transaction, state.droppedThrough)
+        // Records written before a migration are read as the recorded schema names things: here,
+        // where every read decodes them, so that no read sees the names they were written with.
+        let migrations = state.migrations
+        let body = migrations.isEmpty ? body : { try body(migrations.migrate($0)) }
         for info in state.segments where !info.isEmpty && info.last > transaction {
             let range = info.first >= rangeFrom ? wanted : nil
             guard info.overlaps(range) else { continue }
-            if let entity, info.counts[entity, default: 0] == 0 { continue }
+            if let entity, !migrations.segment(info).mayHold(entity) { continue }
             let path = files.segment(info.first)
             var reader = try SegmentReader(path: path, bytes: info.bytes)
             counters.withLock { $0.segmentsRead += 1 }
@@ -226,13 +255,32 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
         var suspects = Set<PersistentIdentifier>()
         var segments = Set<Int64>()
         let live = state.segments.filter { !$0.isEmpty && $0.last > state.droppedThrough }
+        // A segment's hashes were made with the entity names its records were written with: a
+        // record of an entity renamed since is looked for under its old name. Without
+        // migrations, that is the name itself (`nil` here: nothing to work out per segment).
+        let migrations = state.migrations
+        let entities = Set(inserted.map(\.persistentIdentifier.entityName))
+        // Segment -> entity -> the stored names whose rows read as it.
+        let storedNames: [[String: [String]]]? = migrations.isEmpty ? nil : live.map { info in
+            let segment = migrations.segment(info)
+            return Dictionary(uniqueKeysWithValues: entities.map { ($0, segment.storedNames(of: $0)) })
+        }
         for snapshot in inserted {
             let entity = snapshot.persistentIdentifier.entityName
             guard let key = snapshot.values["id"] else { continue }
             let identifier = PersistentIdentifier(entityName: entity, primaryKey: key)
             guard inSave.insert(identifier).inserted else { throw Self.insertOnly("insert \(identifier) twice in one save") }
             let hash = IdentifierHash.of(entity, key)
-            let holders = live.filter { $0.mayHold(hash) }
+            let holders: [SegmentInfo]
+            if let storedNames {
+                var hashes = [entity: hash]
+                for name in Set(storedNames.flatMap { $0[entity] ?? [] }) where hashes[name] == nil { hashes[name] = IdentifierHash.of(name, key) }
+                holders = live.indices.filter { index in
+                    storedNames[index][entity, default: []].contains { hashes[$0].map(live[index].mayHold) ?? true }
+                }.map { live[$0] }
+            } else {
+                holders = live.filter { $0.mayHold(hash) }
+            }
             guard !holders.isEmpty else { continue }
             suspects.insert(identifier)
             segments.formUnion(holders.map(\.first))
@@ -263,10 +311,18 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
 
     public func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
         let descriptor = request.descriptor
-        if descriptor.predicate == nil, !descriptor.isPaged {
-            return try read { state in
-                state.segments.reduce(0) { $0 + ($1.last > state.droppedThrough ? $1.counts[T.entityName, default: 0] : 0) }
+        if descriptor.predicate == nil, !descriptor.isPaged, let count = try read({ state -> Int? in
+            // Counted from the segments' counts, unless a migration in the middle of a segment
+            // renamed or removed some of its rows' entity: then the records are read below.
+            let migrations = state.migrations
+            var total = 0
+            for info in state.segments where info.last > state.droppedThrough {
+                guard let count = migrations.segment(info).count(of: T.entityName) else { return nil }
+                total += count
             }
+            return total
+        }) {
+            return count
         }
         let range = timestampAttributes[T.entityName].flatMap { TimeRange.bounds(of: request.query.filter, attribute: $0) }
         return try QueryEvaluator.count(request, over: try snapshots(of: T.entityName, in: range))
@@ -297,10 +353,12 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
             }
             let frame = try Frame.encode(payload, earliest: earliest, latest: latest)
             // The times beside this record come from this configuration's attributes: if other
-            // writers used others, say so first, or range reads would misread them.
-            if let meta = state.meta, let sources = meta.timeSources(for: schema.entities.map(\.name), attributes: timestampAttributes,
-                                                                     next: payload.transactionNumber) {
-                try state.recordTimeSources(sources, files: files)
+            // writers used others, say so first, or range reads would misread them. A log written
+            // before logs recorded their schema records this one's (its records are of it now).
+            if let meta = state.meta {
+                try state.recordBeforeAppending(
+                    timeSources: meta.timeSources(for: schema.entities.map(\.name), attributes: timestampAttributes, next: payload.transactionNumber),
+                    schema: schema, files: files)
             }
             // A sealed segment is never appended to, even when the record would fit: its index
             // says how long it is. It is the last one when a crash came between its seal and the
@@ -364,6 +422,68 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
             dropped = true
         }
         if dropped { try state.syncDirectory(files) }
+    }
+
+    // MARK: Migration
+
+    /// The schema the log's identity file records, as of the last read: the one its records are
+    /// read as. ``StoredSchema/unrecorded`` for a log written before logs recorded their schema
+    /// (it records this store's schema with its next save); this store's schema when there is
+    /// no log yet (a read-only open of an empty directory: nothing to migrate).
+    ///
+    /// Cost: none; the files are not read.
+    public var recordedSchema: StoredSchema? {
+        // Nothing here throws: the state is read as it is, without the files.
+        try? state.read(isCurrent: { _ in true }, catchUp: { _ in }) { state in
+            state.meta.map(\.recordedSchema) ?? StoredSchema(schema)
+        }
+    }
+
+    /// Migrates the log to `request.schema` without rewriting a record: the identity file
+    /// records the new schema and the request's lightweight changes, and every read applies
+    /// them to the records written before (renamed entities and attributes, defaults, removed
+    /// attributes and entities dropped); history written before reads in the new names too. The
+    /// identity file is replaced atomically, the migration's only write: a crash at any instant
+    /// leaves the log as it was or as migrated. Other instances that have the log open with the
+    /// old schema get ``DataStoreError/Code/incompatibleSchema`` from their next read or save.
+    ///
+    /// A log does not enforce unique constraints: one added by the migration is recorded in the
+    /// schema only, and stored records are not checked against it.
+    ///
+    /// Cost: O(1) in the size of the log: one flush of the segment being written and one
+    /// rewrite of the small identity file. Reads of records written before the migration then
+    /// pay O(changes) per row.
+    /// - Throws: ``DataStoreError/Code/unsupportedFeature`` when the request has a custom
+    ///   ``MigrationStage`` (an insert-only log cannot rewrite its records with the stage's
+    ///   changes); ``DataStoreError/Code/readOnly`` for a read-only configuration;
+    ///   ``DataStoreError/Code/incompatibleSchema`` when another process migrated the log to
+    ///   another schema meanwhile; ``DataStoreError/Code/corruptStore`` or
+    ///   ``DataStoreError/Code/ioFailure`` from reading or writing the files. Nothing is changed
+    ///   then, except when only the flush of the directory after the replace fails: the log may
+    ///   then read as migrated (every instance sees it so), never as anything between.
+    public func migrate(_ request: DataStoreMigrationRequest) throws {
+        guard !request.hasCustomStages else {
+            throw DataStoreError.unsupportedFeature(
+                "The log store \(files.directory) cannot run a custom MigrationStage: an insert-only log cannot rewrite its records "
+                + "with what the stage's code changes. Migrate it with lightweight changes only (a plan without custom stages, or "
+                + "originalName and defaultValue attribute options), or keep these models in a store that supports updates. "
+                + "Nothing was changed.")
+        }
+        guard configuration.allowsSave else {
+            throw DataStoreError(.readOnly,
+                "The log store \(files.directory) needs migrating to this container's schema but is read-only (allowsSave is false). "
+                + "Open it once with saving allowed; nothing was changed.")
+        }
+        try write(migrating: true) { state in
+            guard let recorded = state.meta?.recordedSchema else { return }
+            if !recorded.isUnrecorded, recorded.holds(schema) { return }   // another process did it
+            guard recorded.isUnrecorded || recorded.hasSameContent(as: request.recordedSchema) else {
+                throw DataStoreError(.incompatibleSchema,
+                    "The log store \(files.directory) was migrated to another schema by another process while this one opened it. "
+                    + "Open it again; nothing was changed.")
+            }
+            try state.recordMigration(request, files: files)
+        }
     }
 
     // MARK: History

@@ -126,6 +126,11 @@ extension LogFiles {
 }
 
 /// The log's identity file.
+///
+/// Version 2 records the schema: a file that has `schema` is written as version 2, so that a
+/// library that cannot compare schemas refuses the log instead of reading records of another
+/// schema as its own, or appending records of its schema after a migration (reads would take
+/// them for migrated ones). Version 1 files read as ``StoredSchema/unrecorded``.
 struct LogMeta: Codable {
     static let formatName = "swift-data-stores/log-store"
     var format = formatName
@@ -136,12 +141,18 @@ struct LogMeta: Codable {
     /// Entity name -> where its records' times come from (``LogTimeSource``); `nil` in files
     /// written before this was recorded.
     var timestamps: [String: LogTimeSource]?
+    /// The schema the log's records are read as (``recordedSchema``); `nil` in files written
+    /// before logs recorded one.
+    var schema: StoredSchema?
+    /// The migrations reads apply to records written before them (``LogMigrations``), oldest
+    /// first; `nil` when there were none.
+    var migrations: [LogMigration]?
     /// Whether the file carried a checksum that holds (written since checksums were); a writer
     /// rewrites one without, so that later damage to it is caught.
     var isVerified = true
 
     enum CodingKeys: String, CodingKey {
-        case format, version, storeIdentifier, droppedThrough, timestamps
+        case format, version, storeIdentifier, droppedThrough, timestamps, schema, migrations
     }
 
     /// Exactly the fields an identity file without a checksum may hold: with any other key, it
@@ -173,16 +184,18 @@ struct LogMeta: Codable {
             throw DataStoreError(.corruptStore,
                 "\(files.meta) is not a log store's identity file. Point the configuration at another directory; nothing was changed.")
         }
-        guard meta.version == 1 else {
+        guard meta.version == 1 || meta.version == 2 else {
             throw DataStoreError(.corruptStore,
-                "\(files.meta) is a log store of format version \(meta.version); this library reads version 1. Nothing was changed.")
+                "\(files.meta) is a log store of format version \(meta.version); this library reads versions 1 and 2. Nothing was changed.")
         }
         meta.isVerified = verified
         return meta
     }
 
     func write(_ files: LogFiles) throws {
-        try FileIO.replaceAtomically(files.meta, with: ChecksummedJSON.encode(self))
+        var meta = self
+        meta.version = schema == nil ? 1 : 2
+        try FileIO.replaceAtomically(files.meta, with: ChecksummedJSON.encode(meta))
     }
 }
 

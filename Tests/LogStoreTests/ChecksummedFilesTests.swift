@@ -74,14 +74,22 @@ import Testing
     /// pass for such an old file.
     @Test func logsWrittenBeforeChecksumsOpenAndGainThem() throws {
         let directory = try sealedLog()
-        // What versions before the checksums wrote: no "checksum", and in store.json no "timestamps".
+        // What versions before the checksums wrote: no "checksum", and in store.json no "timestamps"
+        // and no "schema" (format version 1).
         func stripChecksum(_ name: String) throws {
             let file = directory.appending(path: name)
             let text = try String(contentsOf: file, encoding: .utf8)
-            let stripped = text.replacingOccurrences(of: #""checksum":[0-9]+,"#, with: "", options: .regularExpression)
-                .replacingOccurrences(of: #","timestamps":\{[^}]*\}\}"#, with: "", options: .regularExpression)
-            #expect(stripped != text, "\(name) had a checksum")
-            try stripped.write(to: file, atomically: false, encoding: .utf8)
+            guard name == "store.json" else {
+                let stripped = text.replacingOccurrences(of: #""checksum":[0-9]+,"#, with: "", options: .regularExpression)
+                #expect(stripped != text, "\(name) had a checksum")
+                try stripped.write(to: file, atomically: false, encoding: .utf8)
+                return
+            }
+            var object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            #expect(object["checksum"] != nil, "\(name) had a checksum")
+            for key in ["checksum", "timestamps", "schema", "migrations"] { object[key] = nil }
+            object["version"] = 1
+            try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]).write(to: file)
         }
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".index") || $0 == "store.json" }
         for name in names { try stripChecksum(name) }
