@@ -61,8 +61,9 @@ import Testing
         try early.save()
 
         // The first writer's save overflows the segment: it seals it, then cannot create the next.
+        // Scoped to this test's directory: the hook sees every test's files.
         let hook = FileFaults.install { operation, path in
-            operation == .create && path.hasSuffix(".log") ? FileFaults.Fault(code: EIO) : nil
+            operation == .create && path.hasPrefix(directory.path + "/") && path.hasSuffix(".log") ? FileFaults.Fault(code: EIO) : nil
         }
         let big = ModelContext(first)
         big.insert(Reading(sensor: String(repeating: "x", count: 900), timestamp: minute(2), value: 2))
