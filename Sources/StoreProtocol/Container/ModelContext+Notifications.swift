@@ -11,8 +11,11 @@ extension ModelContext {
     /// The keys of a ``didSave`` notification's `userInfo`, as SwiftData names them. Each value
     /// is a `[PersistentIdentifier]`.
     public enum NotificationKey: String, Sendable {
+        /// The models the save inserted.
         case insertedIdentifiers
+        /// The models the save updated.
         case updatedIdentifiers
+        /// The models the save deleted.
         case deletedIdentifiers
     }
 
@@ -20,16 +23,21 @@ extension ModelContext {
     /// changes were made. An insert that a unique constraint made an update of a stored model is
     /// under `updated`, with the stored model's identifier.
     public struct SaveSummary: Sendable, Hashable {
+        /// Models inserted by the save.
         public var inserted: [PersistentIdentifier]
+        /// Models updated by the save (and stored models an insert collided with).
         public var updated: [PersistentIdentifier]
+        /// Models deleted by the save.
         public var deleted: [PersistentIdentifier]
 
+        /// A summary of these identifiers.
         public init(inserted: [PersistentIdentifier] = [], updated: [PersistentIdentifier] = [], deleted: [PersistentIdentifier] = []) {
             self.inserted = inserted
             self.updated = updated
             self.deleted = deleted
         }
 
+        /// Whether the save changed nothing.
         public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 
         /// The `userInfo` of a ``ModelContext/didSave`` notification.

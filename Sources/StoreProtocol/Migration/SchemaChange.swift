@@ -45,6 +45,8 @@ public struct RowMigration: Codable, Sendable, Hashable {
     /// The changes, in order.
     public var changes: [SchemaChange]
 
+    /// The row-changing part of `changes` (renames, removals, additions with a default; constraint
+    /// and index changes change no row), in order.
     public init(_ changes: [SchemaChange]) {
         self.changes = changes.filter {
             switch $0 {

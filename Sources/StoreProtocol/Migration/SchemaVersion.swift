@@ -3,10 +3,14 @@ extension Schema {
     /// order by major, then minor, then patch; a store refuses to open with a schema whose version
     /// is below the one it holds.
     public struct Version: Codable, Sendable, Hashable, Comparable, CustomStringConvertible {
+        /// The first number, compared first.
         public var major: Int
+        /// The second number.
         public var minor: Int
+        /// The third number, compared last.
         public var patch: Int
 
+        /// `Schema.Version(2, 0, 0)`.
         public init(_ major: Int, _ minor: Int, _ patch: Int) {
             self.major = major
             self.minor = minor

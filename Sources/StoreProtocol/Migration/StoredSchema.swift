@@ -18,7 +18,9 @@ public struct StoredSchema: Codable, Sendable, Hashable {
     /// is older than the data and is refused (a downgrade).
     public var supersededFingerprints: [String]
 
+    /// One entity as recorded: its name, attributes, relationships and constraints.
     public struct Entity: Codable, Sendable, Hashable {
+        /// The entity name (``PersistentModel/entityName``).
         public var name: String
         /// Sorted by name.
         public var attributes: [Attribute]
@@ -29,6 +31,8 @@ public struct StoredSchema: Codable, Sendable, Hashable {
         /// Each a list of attribute names; the lists sorted.
         public var indices: [[String]]
 
+        /// An entity as a backend that builds a recorded schema by hand describes it; keep the lists
+        /// sorted by name for `==` to compare content.
         public init(name: String, attributes: [Attribute], relationships: [Relationship] = [],
                     uniqueConstraints: [[String]] = [], indices: [[String]] = []) {
             self.name = name
@@ -38,16 +42,23 @@ public struct StoredSchema: Codable, Sendable, Hashable {
             self.indices = indices
         }
 
+        /// The attribute with this stored name, or `nil`.
         public func attribute(named name: String) -> Attribute? { attributes.first { $0.name == name } }
+        /// The relationship with this name, or `nil`.
         public func relationship(named name: String) -> Relationship? { relationships.first { $0.name == name } }
     }
 
+    /// One attribute as recorded: what a migration compares to tell a rename, an addition or a
+    /// change of type.
     public struct Attribute: Codable, Sendable, Hashable {
+        /// The stored name (the property's coding key).
         public var name: String
         /// The Swift type of the value, optional unwrapped (`Int`, `Date`, `Array<String>`).
         public var valueType: String
+        /// Whether stored models may have no value.
         public var isOptional: Bool
 
+        /// An attribute as recorded.
         public init(name: String, valueType: String, isOptional: Bool) {
             self.name = name
             self.valueType = valueType
@@ -55,14 +66,20 @@ public struct StoredSchema: Codable, Sendable, Hashable {
         }
     }
 
+    /// One relationship as recorded (``Schema/Relationship`` without the model types).
     public struct Relationship: Codable, Sendable, Hashable {
+        /// The stored name (the property's coding key).
         public var name: String
         /// The destination entity's name.
         public var destination: String
+        /// Whether it holds an array of destination keys (to-many) or one key (to-one).
         public var isToMany: Bool
+        /// What deleting the model does to the related ones.
         public var deleteRule: DeleteRule
+        /// The destination's relationship back, if any.
         public var inverse: String?
 
+        /// A relationship as recorded.
         public init(name: String, destination: String, isToMany: Bool, deleteRule: DeleteRule, inverse: String?) {
             self.name = name
             self.destination = destination
@@ -89,6 +106,7 @@ public struct StoredSchema: Codable, Sendable, Hashable {
         }.sorted { $0.name < $1.name }
     }
 
+    /// The recorded entity with this name, or `nil`.
     public func entity(named name: String) -> Entity? { entities.first { $0.name == name } }
 
     /// What a store written before stores recorded their schema reports as its
