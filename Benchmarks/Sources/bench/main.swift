@@ -3,7 +3,7 @@ import Foundation
 // Our backends beside SQLite (GRDB) and plain Swift, on the same data with the same durability,
 // in one run. Prints a Markdown table on standard output, progress on standard error.
 //
-//   swift run -c release --package-path Benchmarks bench [--quick] [json|log|memory|history|migration ...]
+//   swift run -c release --package-path Benchmarks bench [--quick] [json|log|memory|history|migration|context ...]
 
 let arguments = CommandLine.arguments.dropFirst()
 let scale = Scale(isQuick: arguments.contains("--quick"))
@@ -30,6 +30,7 @@ do {
     try section("memory") { try benchmarkMemoryStore(scale) }
     try section("history") { try benchmarkHistory(scale, in: directory) }
     try section("migration") { try benchmarkMigration(scale, in: directory) }
+    try section("context") { try benchmarkContext(scale, in: directory) }
     printTable(results)
     print("\n\(scale.isQuick ? "Quick run" : "Full run") in \(Int(Date().timeIntervalSince(started))) s; "
           + "medians; ratio = ours ÷ reference (for rates, higher is better).")

@@ -19,6 +19,8 @@ struct Scale {
     var historySizes: [Int] { isQuick ? [100, 10_000] : [100, 100_000] }
     /// Records in the JSON store (and the GRDB table) migrated on open: the largest JSON size.
     var migrationRecords: Int { isQuick ? 10_000 : 100_000 }
+    /// Records in the stores a long-lived context fetches in full (the `context` section).
+    var contextRecords: Int { isQuick ? 10_000 : 100_000 }
 }
 
 extension Int {
