@@ -174,9 +174,14 @@ public final class ModelContext {
             let forgotten = registrations.compactMap { id, registration in
                 registration.state == .persisted && registration.isHeldOnlyByTheContext && (try? registration.isDirty()) == false ? id : nil
             }
-            guard !forgotten.isEmpty else { return }
+            guard !forgotten.isEmpty else { break }
             // Forgetting a model lets go of the models its relationships hold: look again.
             for id in forgotten { registrations[id] = nil }
+        }
+        // A dictionary keeps its capacity: after forgetting most of 100,000 models, each pass
+        // over the registrations would walk 200,000 empty slots.
+        if registrations.capacity > 4 * max(registrations.count, 1_024) {
+            registrations = Dictionary(uniqueKeysWithValues: registrations.map { ($0.key, $0.value) })
         }
     }
 
