@@ -105,12 +105,17 @@ extension ModelContext {
     /// - Throws: ``ModelContextError/Code/deleteDenied`` when a deleted model is still related
     ///   through a ``DeleteRule/deny`` relationship; the models are then as they were, and so is
     ///   the store.
+    ///
+    /// With an ``undoManager``, it then closes an undo group with the changes made since the
+    /// last one.
     public func processPendingChanges() throws {
         // Nothing to do for a schema without relationships, and no pass over every model.
-        guard container.schema.entities.contains(where: { !$0.relationships.isEmpty }) else { return }
-        insertRelatedModels()
-        keepInversesInStep()
-        try applyDeleteRules()
+        if container.schema.entities.contains(where: { !$0.relationships.isEmpty }) {
+            insertRelatedModels()
+            keepInversesInStep()
+            try applyDeleteRules()
+        }
+        closeUndoGroup()
     }
 
     /// Inserts every model reachable through relationships from `start` (every model the

@@ -23,6 +23,8 @@ public final class ModelContext {
     var pendingResolution: [Registration] = []
     /// The streams of ``didSaveSummaries()``.
     var saveObservers: [AsyncStream<SaveSummary>.Continuation] = []
+    /// The undo manager and its checkpoint, when ``undoManager`` is set.
+    var undo: UndoRecorder?
 
     public init(_ container: ModelContainer) {
         self.container = container
@@ -205,6 +207,8 @@ public final class ModelContext {
     /// models to their last saved values.
     public func rollback() {
         unknownInserts.removeAll()
+        undo?.manager.removeAllActions()
+        undo?.checkpoint.removeAll()
         for (id, registration) in registrations {
             switch registration.state {
             case .inserted: registrations[id] = nil
@@ -322,6 +326,7 @@ public final class ModelContext {
             summary.deleted += plan.deleted.map(\.1.persistentIdentifier)
         }
         try resolvePendingRelationships()   // models a collision re-registered
+        refreshUndoCheckpoint()
     }
 
     private func send(_ plan: Plan, to store: any DataStore) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {

@@ -1,0 +1,210 @@
+import Foundation
+
+/// Undo and redo of a context's changes, in groups: SwiftData's `ModelContext.undoManager`, for
+/// platforms whose Foundation has no `UndoManager` (Linux's has none).
+///
+/// ```swift
+/// context.undoManager = ModelUndoManager()
+/// trip.name = "Iceland in June"
+/// try context.processPendingChanges()        // closes the group (save() closes one too)
+/// context.undoManager?.undo()                // trip.name is back; a save now saves that
+/// ```
+///
+/// Without observation of its plain models, the context finds a group's changes by comparing
+/// each model with what it was when the previous group closed: ``ModelContext/processPendingChanges()``
+/// and ``ModelContext/save()`` close a group with every insert, delete, attribute and
+/// relationship change made since (inverses included). Undoing a saved change makes the reverse
+/// change pending; saving it records it in history, so history shows both and the store the net
+/// effect. ``ModelContext/rollback()`` removes every action.
+///
+/// Cost: closing a group encodes every registered model; while a manager is set, the context
+/// keeps every model a group holds (it is not forgotten at saves).
+public final class ModelUndoManager {
+    /// The most groups kept; 0 keeps every one.
+    public var levelsOfUndo = 0
+    weak var context: ModelContext?
+    var undoGroups: [[ModelContext.UndoChange]] = []
+    var redoGroups: [[ModelContext.UndoChange]] = []
+
+    public init() {}
+
+    /// Whether there is a group to undo.
+    public var canUndo: Bool { !undoGroups.isEmpty }
+    /// Whether there is an undone group to redo.
+    public var canRedo: Bool { !redoGroups.isEmpty }
+
+    /// Returns the models of the last group to what they were before it, as pending changes;
+    /// nothing when there is none (or the context is gone).
+    public func undo() {
+        guard let context, let group = undoGroups.popLast() else { return }
+        context.apply(group.reversed().map { ($0, $0.before) })
+        redoGroups.append(group)
+    }
+
+    /// Applies the last undone group again; nothing when there is none.
+    public func redo() {
+        guard let context, let group = redoGroups.popLast() else { return }
+        context.apply(group.map { ($0, $0.after) })
+        undoGroups.append(group)
+    }
+
+    /// Forgets every group.
+    public func removeAllActions() {
+        undoGroups.removeAll()
+        redoGroups.removeAll()
+    }
+
+    func record(_ group: [ModelContext.UndoChange]) {
+        undoGroups.append(group)
+        redoGroups.removeAll()
+        if levelsOfUndo > 0, undoGroups.count > levelsOfUndo { undoGroups.removeFirst(undoGroups.count - levelsOfUndo) }
+    }
+}
+
+extension ModelContext {
+    /// What a model was, for undo: absent, inserted and not saved, stored, or deleted.
+    enum UndoState: Equatable {
+        case absent
+        case inserted([String: SnapshotValue])
+        case stored([String: SnapshotValue])
+        case deleted([String: SnapshotValue])
+    }
+
+    /// One model's change in a group.
+    struct UndoChange {
+        let model: any PersistentModel
+        let entity: Schema.Entity
+        let before: UndoState
+        let after: UndoState
+    }
+
+    /// The context's undo manager; setting one starts recording from the models as they are.
+    public var undoManager: ModelUndoManager? {
+        get { undo?.manager }
+        set {
+            undo?.manager.context = nil
+            guard let manager = newValue else {
+                undo = nil
+                return
+            }
+            manager.context = self
+            var recorder = UndoRecorder(manager: manager)
+            for registration in registrations.values { recorder.checkpoint[registration.model.persistentModelID] = (registration.model, state(of: registration)) }
+            undo = recorder
+        }
+    }
+
+    /// The manager and what each model was when the last group closed (models never changed
+    /// since they were fetched are left out: they are as their stored values say).
+    struct UndoRecorder {
+        let manager: ModelUndoManager
+        var checkpoint: [PersistentIdentifier: (model: any PersistentModel, state: UndoState)] = [:]
+    }
+
+    func state(of registration: Registration) -> UndoState {
+        switch registration.state {
+        case .inserted: .inserted((try? registration.currentValues()) ?? [:])
+        case .persisted: .stored((try? registration.currentValues()) ?? registration.baseline ?? [:])
+        case .deleted: .deleted(registration.baseline ?? [:])
+        }
+    }
+
+    /// Closes an undo group with the changes made since the last one (``processPendingChanges()``).
+    func closeUndoGroup() {
+        guard var recorder = undo else { return }
+        var group: [UndoChange] = []
+        for registration in registrations.values.sorted(by: { $0.order < $1.order }) {
+            let id = registration.model.persistentModelID
+            let before = recorder.checkpoint[id]?.state ?? (registration.state == .inserted ? .absent : .stored(registration.baseline ?? [:]))
+            let after = state(of: registration)
+            guard !Self.same(before, after, id) else { continue }
+            group.append(UndoChange(model: registration.model, entity: registration.entity, before: before, after: after))
+            recorder.checkpoint[id] = (registration.model, after)
+        }
+        // Inserted models the context no longer holds were deleted before they were saved.
+        for (id, entry) in recorder.checkpoint where registrations[id] == nil {
+            guard case .inserted = entry.state, let entity = container.schema.entity(named: id.entityName) else {
+                recorder.checkpoint[id] = nil   // stored and forgotten, unchanged
+                continue
+            }
+            group.append(UndoChange(model: entry.model, entity: entity, before: entry.state, after: .absent))
+            recorder.checkpoint[id] = nil
+        }
+        undo = recorder
+        if !group.isEmpty { recorder.manager.record(group) }
+    }
+
+    /// Whether two states are the same, values compared as a save compares them (a stored `nil`
+    /// and an absent value are one).
+    private static func same(_ a: UndoState, _ b: UndoState, _ id: PersistentIdentifier) -> Bool {
+        func unchanged(_ old: [String: SnapshotValue], _ new: [String: SnapshotValue]) -> Bool {
+            DefaultSnapshot(persistentIdentifier: id, values: new).changedAttributes(from: old).isEmpty
+        }
+        switch (a, b) {
+        case (.absent, .absent): return true
+        case let (.inserted(old), .inserted(new)), let (.stored(old), .stored(new)), let (.deleted(old), .deleted(new)):
+            return unchanged(old, new)
+        default: return false
+        }
+    }
+
+    /// After a save: what was inserted is stored, what was deleted is gone; not changes to undo.
+    func refreshUndoCheckpoint() {
+        guard var recorder = undo else { return }
+        for id in Array(recorder.checkpoint.keys) {
+            if let registration = registrations[id] {
+                recorder.checkpoint[id] = (registration.model, state(of: registration))
+            } else {
+                recorder.checkpoint[id] = nil
+            }
+        }
+        undo = recorder
+    }
+
+    /// Sets each model to its target state as pending changes, then its relationships to the
+    /// models its target values name (fetched when the context does not hold them).
+    func apply(_ targets: [(UndoChange, UndoState)]) {
+        var touched: [(UndoChange, [String: SnapshotValue])] = []
+        for (change, target) in targets {
+            let id = change.model.persistentModelID
+            let registration = registrations[id]
+            let stored = registration.map { $0.baseline != nil } ?? false
+            switch target {
+            case .absent:
+                if let registration, stored {
+                    registration.state = .deleted
+                    registration.deleteOrder = takeOrder()
+                } else {
+                    registrations[id] = nil
+                }
+            case .inserted(let values), .stored(let values):
+                try? change.model.assignValues(values)
+                if let registration {
+                    registration.state = stored ? .persisted : .inserted
+                } else {
+                    registrations[id] = Registration(model: change.model, entity: change.entity, baseline: nil, state: .inserted, order: takeOrder())
+                }
+                touched.append((change, values))
+            case .deleted(let values):
+                try? change.model.assignValues(values)
+                if let registration, stored {
+                    registration.state = .deleted
+                    registration.deleteOrder = takeOrder()
+                } else {
+                    registrations[id] = nil
+                }
+            }
+            if var recorder = undo {
+                recorder.checkpoint[id] = target == .absent ? nil : (change.model, target)
+                undo = recorder
+            }
+        }
+        for (change, values) in touched {
+            for relationship in change.entity.relationships {
+                guard let access = change.entity.relationshipAccess[relationship.name] else { continue }
+                let members = relationship.identifiers(in: values).compactMap { id in registrations[id]?.model ?? (try? model(for: id)) ?? nil }
+                access.setMembers(change.model, members)
+            }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import MemoryStore
+import StoreConformance
+import StoreProtocol
+import Testing
+
+/// Undo and redo of each kind of change (issue 16), then saved: the store holds the net effect.
+@Suite struct UndoTests {
+    let container: ModelContainer
+    let context: ModelContext
+    let iceland: SuiteVoyage
+    let chile: SuiteVoyage
+
+    init() throws {
+        container = try ModelContainer(for: Schema(ConformanceModels.types), configurations: [MemoryStoreConfiguration()])
+        let seed = ModelContext(container)
+        let iceland = SuiteVoyage(name: "Iceland")
+        let geysir = SuiteBucketItem(title: "Geysir")
+        seed.insert(iceland)
+        seed.insert(SuiteVoyage(name: "Chile"))
+        seed.insert(geysir)
+        geysir.voyage = iceland
+        try seed.save()
+        context = ModelContext(container)
+        context.undoManager = ModelUndoManager()
+        let voyages = try context.fetch(FetchDescriptor<SuiteVoyage>(sortBy: [SortDescriptor(\.name)]))
+        (chile, self.iceland) = (voyages[0], voyages[1])
+    }
+
+    /// The stored voyages and their items' titles, read by a fresh context.
+    func stored() throws -> [String] {
+        try ModelContext(container).fetch(FetchDescriptor<SuiteVoyage>(sortBy: [SortDescriptor(\.name)])).map { voyage in
+            "\(voyage.name): \(voyage.bucketList.map(\.title).sorted().joined(separator: ","))"
+        }
+    }
+
+    func transactions() throws -> Int {
+        try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).count
+    }
+
+    @Test func anAttributeChangeIsUndoneAndRedone() throws {
+        iceland.name = "Iceland in June"
+        try context.processPendingChanges()
+        let undoManager = try #require(context.undoManager)
+        #expect(undoManager.canUndo)
+        undoManager.undo()
+        #expect(iceland.name == "Iceland")
+        #expect(!context.hasChanges)
+        #expect(undoManager.canRedo)
+        undoManager.redo()
+        #expect(iceland.name == "Iceland in June")
+        try context.save()
+        #expect(try stored() == ["Chile: ", "Iceland in June: Geysir"])
+    }
+
+    @Test func anInsertIsUndoneAndRedone() throws {
+        let peru = SuiteVoyage(name: "Peru")
+        context.insert(peru)
+        try context.processPendingChanges()
+        context.undoManager?.undo()
+        #expect(!context.hasChanges, "the insert is undone")
+        try context.save()
+        #expect(try stored() == ["Chile: ", "Iceland: Geysir"])
+        context.undoManager?.redo()
+        try context.save()
+        #expect(try stored() == ["Chile: ", "Iceland: Geysir", "Peru: "])
+    }
+
+    @Test func aDeleteIsUndoneBeforeAndAfterItIsSaved() throws {
+        context.delete(chile)
+        try context.processPendingChanges()
+        context.undoManager?.undo()
+        #expect(!context.hasChanges)
+        let before = try transactions()
+        try context.save()
+        #expect(try transactions() == before, "nothing to save")
+
+        context.delete(chile)
+        try context.save()
+        #expect(try stored() == ["Iceland: Geysir"])
+        context.undoManager?.undo()
+        try context.save()
+        #expect(try stored() == ["Chile: ", "Iceland: Geysir"], "the deleted voyage is stored again")
+    }
+
+    @Test func aSavedChangeUndoneIsSavedBackAndHistoryShowsBoth() throws {
+        let before = try transactions()
+        iceland.name = "Reykjavík"
+        try context.save()
+        context.undoManager?.undo()
+        #expect(iceland.name == "Iceland")
+        try context.save()
+        #expect(try stored() == ["Chile: ", "Iceland: Geysir"], "the net effect")
+        #expect(try transactions() == before + 2, "the change and its undoing")
+    }
+
+    @Test func aRelationshipChangeIsUndoneWithItsInverse() throws {
+        let geysir = try #require(iceland.bucketList.first)
+        geysir.voyage = chile
+        try context.processPendingChanges()
+        #expect(chile.bucketList.map(\.title) == ["Geysir"] && iceland.bucketList.isEmpty, "the inverse followed")
+        context.undoManager?.undo()
+        #expect(geysir.voyage === iceland)
+        #expect(iceland.bucketList.map(\.title) == ["Geysir"])
+        #expect(chile.bucketList.isEmpty)
+        try context.save()
+        #expect(try stored() == ["Chile: ", "Iceland: Geysir"])
+        context.undoManager?.redo()
+        try context.save()
+        #expect(try stored() == ["Chile: Geysir", "Iceland: "])
+    }
+
+    @Test func rollbackRemovesEveryAction() throws {
+        iceland.name = "Iceland in June"
+        try context.processPendingChanges()
+        context.rollback()
+        #expect(context.undoManager?.canUndo == false)
+        #expect(iceland.name == "Iceland")
+    }
+}
