@@ -33,6 +33,7 @@ EVALUATOR = "Sources/StoreBuildingBlocks/QueryEvaluator.swift"
 ATTRIBUTE_INDEX = "Sources/StoreBuildingBlocks/AttributeIndex.swift"
 CANDIDATES = "Sources/StoreBuildingBlocks/IndexedCandidates.swift"
 RELATIONSHIPS = "Sources/StoreProtocol/Container/ModelContext+Relationships.swift"
+UNDO = "Sources/StoreProtocol/Container/ModelContext+Undo.swift"
 CHUNKS = "Sources/StoreBuildingBlocks/SortedChunks.swift"
 TIME_RANGE = "Sources/LogStore/TimeRange.swift"
 ROW_MIGRATION = "Sources/StoreProtocol/Migration/SchemaChange.swift"
@@ -211,6 +212,13 @@ MUTATIONS = [
       "registration.isHeldOnlyByTheContext ? id : nil"),
     m("C16", "context", CONTEXT, "a model still held elsewhere is forgotten",
       "registration.state == .persisted && registration.isHeldOnlyByTheContext &&", "registration.state == .persisted &&"),
+    m("U01", "context", UNDO, "undo applies what the group did instead of what was before it",
+      "context.apply(group.reversed().map { ($0, $0.before) })", "context.apply(group.reversed().map { ($0, $0.after) })"),
+    m("U02", "context", CONTEXT, "after a save, the undo checkpoint still says inserted and deleted",
+      "        try resolvePendingRelationships()   // models a collision re-registered\n        refreshUndoCheckpoint()",
+      "        try resolvePendingRelationships()   // models a collision re-registered"),
+    m("U03", "context", UNDO, "undo restores attributes but not relationships",
+      "                access.setMembers(change.model, members)", "                _ = (access, members)"),
     m("C01", "context", CONTEXT, "changes sent in registration-table order, not the order they were made",
       "for registration in registrations.values.sorted(by: { $0.order < $1.order }) {", "for registration in registrations.values {"),
     m("C02", "context", CONTEXT, "deletes sent in table order, not the order they were made",
