@@ -176,7 +176,7 @@ MUTATIONS = [
       "candidates = try candidates.filter { try SnapshotQuery.matches(predicate, $0.probe) }",
       "candidates = try candidates.filter { try SnapshotQuery.matches(predicate, $0.model) }"),
     m("R08", "context", RELATIONSHIPS, "related new models are not inserted with their owner",
-      "        insertRelatedModels()\n        keepInversesInStep()", "        keepInversesInStep()"),
+      "            insertRelatedModels()\n            keepInversesInStep()", "            keepInversesInStep()"),
 
     # History: tokens, expiry, retention, merging.
     m("H01", "history", HISTORY, "history after a token includes the token's own transaction",
