@@ -22,9 +22,9 @@ import StoreFiles
 /// a lost run of bytes that still leaves valid JSON would otherwise read as other data. Version 1
 /// files, which have none, still read.
 ///
-/// `schema` (since version 3) is the ``StoredSchema`` the rows were written with. Version 3 exists
+/// `schema` (since version 3) is the `StoredSchema` the rows were written with. Version 3 exists
 /// so that a library that cannot compare schemas refuses the file instead of reading migrated
-/// rows as its own; version 1 and 2 files read as ``StoredSchema/unrecorded``.
+/// rows as its own; version 1 and 2 files read as `StoredSchema/unrecorded`.
 struct BaseFile: Codable {
     static let formatName = "swift-data-stores/json-store"
     static let currentVersion = 3
@@ -40,14 +40,14 @@ struct BaseFile: Codable {
     var journalSequence: Int64
     var lastTransaction: Int64
     var historyExpiredThrough: Int64
-    /// The schema the rows were written with; ``StoredSchema/unrecorded`` before version 3.
+    /// The schema the rows were written with; `StoredSchema/unrecorded` before version 3.
     var schema: StoredSchema
     /// Entity name -> rows (attribute values; the primary key is the `id` attribute).
     var entities: [String: [[String: SnapshotValue]]]
     var history: [HistoryRecord]
 
     /// Decodes a base file, checking that it is one, of a version this library reads.
-    /// - Throws: ``DataStoreError/Code/corruptStore`` naming the file and what is wrong.
+    /// - Throws: `DataStoreError/Code/corruptStore` naming the file and what is wrong.
     static func decode(_ data: Data, path: String) throws -> BaseFile {
         let top: SnapshotValue
         do { top = try SnapshotJSON.parse(data) } catch {

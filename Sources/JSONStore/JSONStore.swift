@@ -3,14 +3,14 @@ import StoreProtocol
 import StoreBuildingBlocks
 import StoreFiles
 
-/// A durable ``DataStore`` with full history, kept as human-readable JSON.
+/// A durable `DataStore` with full history, kept as human-readable JSON.
 ///
 /// - A save appends one checksummed line to the journal and flushes it (`fsync`) before it
 ///   returns: its cost does not grow with the store. The journal is folded into the base file
 ///   (write a temporary file, `fsync`, rename, `fsync` the directory) once it outgrows it.
 /// - A crash at any instant leaves the acknowledged saves and nothing else: a torn last journal
 ///   line is cut back before the next append; a damaged base or a damaged line in the middle is
-///   a ``DataStoreError/Code/corruptStore`` error that leaves the files untouched.
+///   a `DataStoreError/Code/corruptStore` error that leaves the files untouched.
 /// - Several processes (an app and its widget) may open one store: writers take an exclusive
 ///   file lock, readers a shared one, and each reads the other's new journal lines (data and
 ///   history) without reloading the store.
@@ -26,9 +26,9 @@ public final class JSONStore: SnapshotTableStore {
 
     /// Opens the store at `configuration.url`, creating it when it does not exist (unless the
     /// configuration is read-only: then it reads as empty and nothing is created).
-    /// - Throws: ``DataStoreError/Code/invalidConfiguration`` when the directory does not exist;
-    ///   ``DataStoreError/Code/corruptStore`` for a file that is not a store, of another version,
-    ///   or damaged; ``DataStoreError/Code/ioFailure`` when the system refuses (permissions).
+    /// - Throws: `DataStoreError/Code/invalidConfiguration` when the directory does not exist;
+    ///   `DataStoreError/Code/corruptStore` for a file that is not a store, of another version,
+    ///   or damaged; `DataStoreError/Code/ioFailure` when the system refuses (permissions).
     public init(_ configuration: JSONStoreConfiguration) throws {
         guard let schema = configuration.schema else {
             throw DataStoreError(.invalidSchema, "JSONStore '\(configuration.name)' needs a schema; open it through a ModelContainer.")
@@ -63,7 +63,7 @@ public final class JSONStore: SnapshotTableStore {
     // MARK: Reading and writing under the file lock
 
     /// Runs `body` on a state that has read every other process's saves.
-    /// - Throws: ``DataStoreError/Code/incompatibleSchema`` while the rows wait for a migration.
+    /// - Throws: `DataStoreError/Code/incompatibleSchema` while the rows wait for a migration.
     private func read<T>(_ body: (borrowing StoreState) throws -> T) throws -> T {
         try state.read(isCurrent: { try $0.isCurrent(files) }, catchUp: { try $0.catchUp(files, cutTornTail: false) }) { state in
             try requireMigrated(state)
@@ -99,7 +99,7 @@ public final class JSONStore: SnapshotTableStore {
     // MARK: DataStore
 
     /// Runs `body` on rows and history that include every other process's saves (for
-    /// ``SnapshotTableStore``'s fetches and history reads).
+    /// `SnapshotTableStore`'s fetches and history reads).
     public func withCurrentRows<T>(_ body: (SnapshotTable, HistoryLog) throws -> T) throws -> T {
         try read { try body($0.table, $0.history) }
     }
@@ -137,14 +137,14 @@ public final class JSONStore: SnapshotTableStore {
     }
 
     /// Folds the journal into a new base file now.
-    /// - Throws: ``DataStoreError/Code/ioFailure``; the store is unchanged then.
+    /// - Throws: `DataStoreError/Code/ioFailure`; the store is unchanged then.
     public func compact() throws {
         try write { try $0.compact(files) }
     }
 
     // MARK: Migration
 
-    /// The schema the base file records (``StoredSchema/unrecorded`` for a file written before
+    /// The schema the base file records (`StoredSchema/unrecorded` for a file written before
     /// version 3 of the format), as of the last read.
     public var recordedSchema: StoredSchema? {
         // Nothing here throws: the state is read as it is, without the files.
@@ -154,13 +154,13 @@ public final class JSONStore: SnapshotTableStore {
     /// Migrates the rows and history and writes them as a new base file, replaced atomically as
     /// compaction does: a crash at any instant leaves the old store or the migrated one. Other
     /// processes that have the store open with the old schema get
-    /// ``DataStoreError/Code/incompatibleSchema`` from then on.
+    /// `DataStoreError/Code/incompatibleSchema` from then on.
     ///
     /// Cost: the whole store is read, migrated in memory and written once: about one compaction.
-    /// - Throws: ``DataStoreError/Code/readOnly`` for a read-only configuration;
-    ///   ``DataStoreError/Code/incompatibleSchema`` when another process migrated the store
+    /// - Throws: `DataStoreError/Code/readOnly` for a read-only configuration;
+    ///   `DataStoreError/Code/incompatibleSchema` when another process migrated the store
     ///   meanwhile to another schema, or migrated rows break a unique constraint; what a custom
-    ///   stage throws; ``DataStoreError/Code/ioFailure``. Nothing is changed then.
+    ///   stage throws; `DataStoreError/Code/ioFailure`. Nothing is changed then.
     public func migrate(_ request: DataStoreMigrationRequest) throws {
         guard configuration.allowsSave else {
             throw DataStoreError(.readOnly,

@@ -25,8 +25,8 @@ struct JournalEntry: Codable {
     }
 }
 
-/// An entry as one ``SnapshotValue``, converted by hand: the value its `Codable` conformance
-/// gives through ``SnapshotEncoder`` (so lines written either way are the same), with the rows'
+/// An entry as one `SnapshotValue`, converted by hand: the value its `Codable` conformance
+/// gives through `SnapshotEncoder` (so lines written either way are the same), with the rows'
 /// values placed as they are rather than rebuilt by the coder.
 extension JournalEntry {
     var snapshotValue: SnapshotValue {
@@ -94,9 +94,9 @@ enum Journal {
     /// Reads whole, valid lines from `data` (which starts at file offset `start`).
     ///
     /// Only the last line may be bad, and only as a write cut short leaves it (see
-    /// ``couldBeTorn(_:)``): that is a torn tail, left out. Any other bad line, and a line whose
+    /// `couldBeTorn(_:)`): that is a torn tail, left out. Any other bad line, and a line whose
     /// checksum holds but whose entry does not decode, is damage.
-    /// - Throws: ``DataStoreError/Code/corruptStore`` naming the file and byte offset.
+    /// - Throws: `DataStoreError/Code/corruptStore` naming the file and byte offset.
     static func scan(_ data: Data, startingAt start: Int64, path: String) throws -> Scan {
         var scan = Scan(validLength: start, hasTornTail: false)
         var lineStart = data.startIndex

@@ -9,7 +9,7 @@ struct JSONStoreFiles: Sendable {
     let journal: String
     let lock: String
 
-    /// The files of the store at `path` (resolved: see ``FileIO/resolvingSymbolicLinks(_:)``).
+    /// The files of the store at `path` (resolved: see `FileIO/resolvingSymbolicLinks(_:)`).
     init(path: String) {
         base = path
         journal = base + ".journal"
@@ -20,7 +20,7 @@ struct JSONStoreFiles: Sendable {
 /// What one `JSONStore` instance knows of its files: the rows and history as of journal entry
 /// `journalSequence`, and the files it read them from.
 ///
-/// The base and journal it read are held open (``OpenFile``): "the file at this path is still
+/// The base and journal it read are held open (`OpenFile`): "the file at this path is still
 /// the one I read" is then a sound test, where `stat` fields are not (after another process's
 /// compaction the kernel reuses the old files' inode numbers, and a same-sized replacement looks
 /// unchanged; a stale state appending to the new journal loses saves).
@@ -30,7 +30,7 @@ struct StoreState: Sendable {
     /// The schema the base file says its rows were written with.
     var recordedSchema: StoredSchema = .unrecorded
     /// Rows of entities this schema does not hold, kept so that compaction does not drop them;
-    /// while ``needsMigration``, every row.
+    /// while `needsMigration`, every row.
     var foreignRows: [String: OrderedRows] = [:]
     var history = HistoryLog()
     var storeIdentifier: String?
@@ -48,7 +48,7 @@ struct StoreState: Sendable {
     }
 
     /// Whether the rows were written with a schema that does not hold this one's: they are kept
-    /// unread (in ``foreignRows``) until ``JSONStore/migrate(_:)`` rewrites them.
+    /// unread (in `foreignRows`) until ``JSONStore/migrate(_:)`` rewrites them.
     var needsMigration: Bool { !recordedSchema.isUnrecorded && !recordedSchema.holds(schema) }
 
     /// The schema a new base file records: the recorded one while it holds this schema (it knows
@@ -69,7 +69,7 @@ struct StoreState: Sendable {
     /// Brings the state up to date with the files: reloads if the base file was replaced, then
     /// replays new journal lines. Writers pass `cutTornTail` to cut a torn last line before they
     /// append (a torn tail left in place would corrupt the next line). Call it under the file lock.
-    /// - Throws: ``DataStoreError`` for damaged or foreign files; the files are not changed
+    /// - Throws: `DataStoreError` for damaged or foreign files; the files are not changed
     ///   except for cutting a torn tail.
     mutating func catchUp(_ files: JSONStoreFiles, cutTornTail: Bool) throws {
         if try base?.isStill(at: files.base) != true {
@@ -107,7 +107,7 @@ struct StoreState: Sendable {
     }
 
     /// Whether an entry of the current journal has been applied (entries that the base already
-    /// holds may only come before it: see ``replay(_:path:fromJournalStart:rowsApplied:)``).
+    /// holds may only come before it: see `replay(_:path:fromJournalStart:rowsApplied:)`).
     private var appliedFromJournal = false
 
     /// Reads the base file afresh (or starts empty when there is none), forgetting the journal.
@@ -202,7 +202,7 @@ struct StoreState: Sendable {
 
     /// Appends an entry durably, then applies it to this state (its history and bookkeeping
     /// only, when `rowsApplied` says the table already holds its rows).
-    /// - Throws: ``DataStoreError/Code/ioFailure``; the journal is cut back and the state reloaded.
+    /// - Throws: `DataStoreError/Code/ioFailure`; the journal is cut back and the state reloaded.
     mutating func append(_ entry: JournalEntry, files: JSONStoreFiles, rowsApplied: Bool = false) throws {
         let line: Data
         do {
@@ -235,8 +235,8 @@ struct StoreState: Sendable {
     /// migrated, a new base file recording `request.schema` put in place atomically, then an
     /// empty journal, as compaction does. A crash at any instant leaves the old base and journal,
     /// or the new base (with a journal whose entries it holds, which replay skips).
-    /// - Throws: What the request's stages throw; ``DataStoreError/Code/incompatibleSchema`` when
-    ///   migrated rows break a unique constraint; ``DataStoreError/Code/ioFailure``. The files are
+    /// - Throws: What the request's stages throw; `DataStoreError/Code/incompatibleSchema` when
+    ///   migrated rows break a unique constraint; `DataStoreError/Code/ioFailure`. The files are
     ///   unchanged then, and so is this state.
     mutating func migrate(_ request: DataStoreMigrationRequest, files: JSONStoreFiles) throws {
         var rows: [String: [[String: SnapshotValue]]] = [:]

@@ -9,7 +9,7 @@ import StoreFiles
 /// to skip and how many records they hold, the identity file tells a writer which segments
 /// retention already dropped (and may delete). A damaged one that still parses as JSON would be
 /// believed, so each carries a checksum: the CRC-32 of the object without its `"checksum"` key, as
-/// ``SnapshotJSON`` writes it (keys sorted, so the same content always gives the same bytes).
+/// `SnapshotJSON` writes it (keys sorted, so the same content always gives the same bytes).
 enum ChecksummedJSON {
     static let key = "checksum"
 

@@ -4,7 +4,7 @@ import StoreFiles
 
 /// What one transaction appends: its history fields and its rows.
 ///
-/// Converted to and from ``SnapshotValue`` by hand rather than through `Codable`: a record holds
+/// Converted to and from `SnapshotValue` by hand rather than through `Codable`: a record holds
 /// thousands of rows, and the generic coders cost more than parsing the JSON. The shape is the
 /// one `Codable` would give (`nil` author left out).
 struct LogPayload {
@@ -63,7 +63,7 @@ extension LogPayload {
     }
 }
 
-/// A record on disk: a 24-byte header, then the payload (JSON, as ``SnapshotJSON`` writes it).
+/// A record on disk: a 24-byte header, then the payload (JSON, as `SnapshotJSON` writes it).
 ///
 /// ```
 /// bytes 0..<4    payload length, UInt32 little-endian
@@ -79,9 +79,9 @@ enum Frame {
     static let maximumPayload = 1 << 30
 
     /// The record for `payload`, called before anything of a save is written.
-    /// - Throws: ``DataStoreError/Code/unsupportedValue`` when a value cannot be stored so that it
-    ///   reads back exactly (nesting too deep); ``DataStoreError/Code/unsupportedFeature`` when the
-    ///   payload is longer than `limit` (``maximumPayload``: a reader would take such a record for
+    /// - Throws: `DataStoreError/Code/unsupportedValue` when a value cannot be stored so that it
+    ///   reads back exactly (nesting too deep); `DataStoreError/Code/unsupportedFeature` when the
+    ///   payload is longer than `limit` (`maximumPayload`: a reader would take such a record for
     ///   damage and a writer cut it off as a torn write). Either way the save fails, nothing is written.
     static func encode(_ payload: LogPayload, earliest: Double, latest: Double, limit: Int = maximumPayload) throws -> Data {
         let json = try SnapshotJSON.encode(payload.snapshotValue)
@@ -115,8 +115,8 @@ enum Frame {
     enum Step {
         case record(Record)
         /// No whole, valid record starts here: fewer bytes than a header, a length past the end
-        /// of the bytes or beyond ``maximumPayload``, or a checksum mismatch. Whether that is a
-        /// torn tail or damage is decided by what follows (``nextValidRecord(_:after:)``), never
+        /// of the bytes or beyond `maximumPayload`, or a checksum mismatch. Whether that is a
+        /// torn tail or damage is decided by what follows (`nextValidRecord(_:after:)`), never
         /// by the header alone: a damaged length can point anywhere.
         case bad(reason: String)
     }
@@ -171,7 +171,7 @@ enum Frame {
     }
 
     /// The record's payload.
-    /// - Throws: ``DataStoreError/Code/corruptStore`` when a record whose checksum holds does not
+    /// - Throws: `DataStoreError/Code/corruptStore` when a record whose checksum holds does not
     ///   decode (written by something else, or damage the checksum missed).
     static func decode(_ bytes: UnsafeRawBufferPointer, _ record: Record, path: String) throws -> LogPayload {
         try decode(payload: UnsafeRawBufferPointer(rebasing: bytes[record.payloadRange]), at: record.offset, path: path)
@@ -179,7 +179,7 @@ enum Frame {
 
     /// The payload in `payload`, the bytes after the header of the record at byte `offset` of
     /// the segment (which the error names): for a reader that holds only that record's bytes.
-    /// - Throws: ``DataStoreError/Code/corruptStore``, as ``decode(_:_:path:)``.
+    /// - Throws: `DataStoreError/Code/corruptStore`, as `decode(_:_:path:)`.
     static func decode(payload: UnsafeRawBufferPointer, at offset: Int, path: String) throws -> LogPayload {
         do {
             return try LogPayload(SnapshotJSON.parse(payload))

@@ -18,8 +18,8 @@ enum LogDirectory {
     ///
     /// - Returns: The resolved path (`path` itself when it does not exist and is not created),
     ///   and the topmost directory this call created, for an open that fails to remove again.
-    /// - Throws: ``DataStoreError/Code/invalidConfiguration`` for a link to nothing or a path
-    ///   that is not a directory; ``DataStoreError/Code/ioFailure`` when the system refuses.
+    /// - Throws: `DataStoreError/Code/invalidConfiguration` for a link to nothing or a path
+    ///   that is not a directory; `DataStoreError/Code/ioFailure` when the system refuses.
     static func resolve(_ path: String, create: Bool) throws -> (path: String, created: String?) {
         var info = stat()
         var created: String?
@@ -76,7 +76,7 @@ extension LogDirectory {
 
 extension OpenFile {
     /// Throws unless `path` still names this held log directory.
-    /// - Throws: ``DataStoreError/Code/corruptStore`` when it was removed or replaced.
+    /// - Throws: `DataStoreError/Code/corruptStore` when it was removed or replaced.
     func checkLogDirectory() throws {
         guard try !isStill(at: path) else { return }
         if try FileIO.identity(path) == nil {

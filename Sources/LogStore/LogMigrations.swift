@@ -18,7 +18,7 @@ struct LogMigration: Codable, Equatable, Sendable {
 ///
 /// Besides the records, reads use what the log keeps beside them under the names they were
 /// written with: the entity counts of a segment (to skip it, to count without reading) and the
-/// identifier hashes (to refuse an existing id). For one segment, ``Segment`` tells what each
+/// identifier hashes (to refuse an existing id). For one segment, `Segment` tells what each
 /// stored entity name reads as.
 struct LogMigrations: Sendable {
     /// Ascending (each migration records the last transaction then, and transactions only grow).
@@ -109,7 +109,7 @@ struct LogMigrations: Sendable {
 }
 
 extension LogMeta {
-    /// The recorded schema (``StoredSchema/unrecorded`` for a log written before logs recorded one).
+    /// The recorded schema (`StoredSchema/unrecorded` for a log written before logs recorded one).
     var recordedSchema: StoredSchema { schema ?? .unrecorded }
 
     /// Whether the log's records were written with a schema that does not hold `schema`: they

@@ -24,7 +24,7 @@ struct LogState: Sendable {
     /// Brings this state up to date with the directory: the identity file, segments added or
     /// dropped by another process, and records appended since the last look. A writer passes
     /// `cutTornTail` to cut a torn last record before it appends.
-    /// - Throws: ``DataStoreError/Code/corruptStore`` when the directory or its identity file is
+    /// - Throws: `DataStoreError/Code/corruptStore` when the directory or its identity file is
     ///   no longer the store this instance opened (removed, or replaced by another store).
     mutating func refresh(_ files: LogFiles, cutTornTail: Bool, skipDamaged: Bool) throws {
         if let directory {

@@ -3,18 +3,18 @@ import StoreProtocol
 import StoreBuildingBlocks
 import StoreFiles
 
-/// An insert-only ``DataStore`` for time-series records: an append-only log of segments, each
+/// An insert-only `DataStore` for time-series records: an append-only log of segments, each
 /// transaction one framed, checksummed record.
 ///
 /// - Updates and deletes (batch deletes too) are refused with
-///   ``DataStoreError/Code/unsupportedFeature``, and nothing is written.
+///   `DataStoreError/Code/unsupportedFeature`, and nothing is written.
 /// - A fetch whose predicate bounds a model's ``LogTimestamp`` attribute reads only the segments
 ///   and records in range; other predicates and sorts are evaluated over every record.
 /// - History has its own types (``LogTransaction``, ``LogInsert``, ``LogToken``): inserts only.
-///   It is also readable as ``DefaultHistoryTransaction`` through a container
-///   (``DefaultHistoryBridging``), so one token covers a log and other stores.
+///   It is also readable as `DefaultHistoryTransaction` through a container
+///   (`DefaultHistoryBridging`), so one token covers a log and other stores.
 /// - Retention and `deleteHistory` drop whole old segments; tokens before them expire.
-/// - The identity file records the schema. A migration (``migrate(_:)``) rewrites no record:
+/// - The identity file records the schema. A migration (`migrate(_:)`) rewrites no record:
 ///   it records the new schema and its lightweight changes, and reads apply them to the records
 ///   written before. Custom migration stages are refused.
 /// - One writer at a time holds the directory's lock; readers see new records on their next read.
@@ -41,18 +41,18 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
         package var bytesRead = 0
     }
 
-    /// What this instance has read since it opened or since ``resetStatistics()``.
+    /// What this instance has read since it opened or since `resetStatistics()`.
     package var statistics: Statistics { counters.withLock { $0 } }
     package func resetStatistics() { counters.withLock { $0 = Statistics() } }
 
     /// Opens the log in `configuration.directory` (a symbolic link resolved once, here),
     /// creating it unless the configuration is read-only, and cuts a torn last record back to
     /// the last whole transaction. A read-only open, or one that fails, creates nothing.
-    /// - Throws: ``DataStoreError/Code/invalidConfiguration`` for a timestamp key path that is
+    /// - Throws: `DataStoreError/Code/invalidConfiguration` for a timestamp key path that is
     ///   not a stored property, a link to nothing or a path that is a file;
-    ///   ``DataStoreError/Code/corruptStore`` for a directory that is not a log (other files and
+    ///   `DataStoreError/Code/corruptStore` for a directory that is not a log (other files and
     ///   no `store.json`) or a damaged record with valid records after it (naming segment and
-    ///   offset); ``DataStoreError/Code/ioFailure`` when the system refuses.
+    ///   offset); `DataStoreError/Code/ioFailure` when the system refuses.
     public init(_ configuration: LogStoreConfiguration) throws {
         guard let schema = configuration.schema else {
             throw DataStoreError(.invalidSchema, "LogStore '\(configuration.name)' needs a schema; open it through a ModelContainer.")
@@ -118,7 +118,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     // MARK: Locking
 
     /// Runs `body` on a state that has read every other process's appends.
-    /// - Throws: ``DataStoreError/Code/incompatibleSchema`` while the records wait for a migration.
+    /// - Throws: `DataStoreError/Code/incompatibleSchema` while the records wait for a migration.
     private func read<T>(_ body: (LogState) throws -> T) throws -> T {
         try state.read(catchUp: { try $0.refresh(files, cutTornTail: false, skipDamaged: configuration.skipsDamagedRecords) }) { state in
             try requireMigrated(state)
@@ -177,7 +177,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
 
     /// Calls `body` with each record of the segments that may hold `entity` rows in `range`.
     /// Only segments starting at transaction `rangeFrom` or later are skipped (or their records)
-    /// by time: before it, the times beside the records mean something else (``LogTimeSource``).
+    /// by time: before it, the times beside the records mean something else (`LogTimeSource`).
     private func forEachPayload(
         _ state: LogState, entity: String?, range wanted: ClosedRange<Double>?, rangeFrom: Int64 = 0, after transaction: Int64 = 0,
         _ body: (LogPayload) throws -> Void
@@ -427,7 +427,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     // MARK: Migration
 
     /// The schema the log's identity file records, as of the last read: the one its records are
-    /// read as. ``StoredSchema/unrecorded`` for a log written before logs recorded their schema
+    /// read as. `StoredSchema/unrecorded` for a log written before logs recorded their schema
     /// (it records this store's schema with its next save); this store's schema when there is
     /// no log yet (a read-only open of an empty directory: nothing to migrate).
     ///
@@ -445,7 +445,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     /// attributes and entities dropped); history written before reads in the new names too. The
     /// identity file is replaced atomically, the migration's only write: a crash at any instant
     /// leaves the log as it was or as migrated. Other instances that have the log open with the
-    /// old schema get ``DataStoreError/Code/incompatibleSchema`` from their next read or save.
+    /// old schema get `DataStoreError/Code/incompatibleSchema` from their next read or save.
     ///
     /// A log does not enforce unique constraints: one added by the migration is recorded in the
     /// schema only, and stored records are not checked against it.
@@ -453,12 +453,12 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     /// Cost: O(1) in the size of the log: one flush of the segment being written and one
     /// rewrite of the small identity file. Reads of records written before the migration then
     /// pay O(changes) per row.
-    /// - Throws: ``DataStoreError/Code/unsupportedFeature`` when the request has a custom
-    ///   ``MigrationStage`` (an insert-only log cannot rewrite its records with the stage's
-    ///   changes); ``DataStoreError/Code/readOnly`` for a read-only configuration;
-    ///   ``DataStoreError/Code/incompatibleSchema`` when another process migrated the log to
-    ///   another schema meanwhile; ``DataStoreError/Code/corruptStore`` or
-    ///   ``DataStoreError/Code/ioFailure`` from reading or writing the files. Nothing is changed
+    /// - Throws: `DataStoreError/Code/unsupportedFeature` when the request has a custom
+    ///   `MigrationStage` (an insert-only log cannot rewrite its records with the stage's
+    ///   changes); `DataStoreError/Code/readOnly` for a read-only configuration;
+    ///   `DataStoreError/Code/incompatibleSchema` when another process migrated the log to
+    ///   another schema meanwhile; `DataStoreError/Code/corruptStore` or
+    ///   `DataStoreError/Code/ioFailure` from reading or writing the files. Nothing is changed
     ///   then, except when only the flush of the directory after the replace fails: the log may
     ///   then read as migrated (every instance sees it so), never as anything between.
     public func migrate(_ request: DataStoreMigrationRequest) throws {

@@ -14,7 +14,7 @@ import Darwin
 ///
 /// A range read reads the records' headers first, then the bytes of only the records whose
 /// header times overlap the range: a segment holds many records, a short range one or two.
-/// Headers are read through a window of ``windowSize`` bytes, so that small records (one per
+/// Headers are read through a window of `windowSize` bytes, so that small records (one per
 /// save) cost one read per window, not one per record; where records are long (a batch of rows
 /// per save), a window would hold few headers, so each header is read alone.
 struct SegmentReader {
@@ -29,8 +29,8 @@ struct SegmentReader {
     private(set) var bytesRead = 0
 
     /// Opens the segment at `path`, which held `bytes` bytes of whole records when it was last read.
-    /// - Throws: ``DataStoreError/Code/corruptStore`` (``LogState/shrunk(_:size:read:)``) for a
-    ///   segment now shorter than that: cut or replaced; ``DataStoreError/Code/ioFailure`` for one
+    /// - Throws: `DataStoreError/Code/corruptStore` (`LogState/shrunk(_:size:read:)`) for a
+    ///   segment now shorter than that: cut or replaced; `DataStoreError/Code/ioFailure` for one
     ///   that is gone or that the system refuses to read.
     init(path: String, bytes: Int64) throws {
         guard let file = try OpenFile.open(path) else { throw FileIO.failure("open", path, errno: ENOENT) }
@@ -42,7 +42,7 @@ struct SegmentReader {
     }
 
     /// Bytes `offset..<offset + count` of the segment, within `end`.
-    /// - Throws: ``DataStoreError/Code/corruptStore`` when the file ends sooner (it was cut
+    /// - Throws: `DataStoreError/Code/corruptStore` when the file ends sooner (it was cut
     ///   after it was opened).
     private mutating func read(at offset: Int, count: Int) throws -> [UInt8] {
         // Not zero-filled first: a whole segment can be megabytes, and every byte is read into.
@@ -68,11 +68,11 @@ struct SegmentReader {
     /// The records whose header times overlap `range`, from their headers alone (offsets in the
     /// file); `expected` is about how many records the segment holds, which says how long they
     /// are. `nil` when a header does not describe a record that ends by `end`. That is damage,
-    /// which the caller judges and names by reading the whole segment (``SegmentScanner``): only
+    /// which the caller judges and names by reading the whole segment (`SegmentScanner`): only
     /// a walk of every byte can tell where the next valid record starts.
     ///
     /// The times are not covered by a check here (that would mean reading every record): a record
-    /// in range is checked by ``read(_:skipDamaged:_:)``.
+    /// in range is checked by `read(_:skipDamaged:_:)`.
     mutating func records(overlapping range: ClosedRange<Double>, expected: Int) throws -> [Found]? {
         var found: [Found] = []
         var window: [UInt8] = [], windowStart = 0
@@ -104,10 +104,10 @@ struct SegmentReader {
         return found
     }
 
-    /// Calls `body` with each of `found` (from ``records(overlapping:expected:)``, ascending) and
+    /// Calls `body` with each of `found` (from `records(overlapping:expected:)`, ascending) and
     /// its payload bytes, once its checksum holds. Records not read yet are read, those next to
     /// each other at once.
-    /// - Throws: ``DataStoreError/Code/corruptStore`` for a record whose checksum does not hold,
+    /// - Throws: `DataStoreError/Code/corruptStore` for a record whose checksum does not hold,
     ///   unless `skipDamaged` (then it is left out).
     mutating func read(_ found: [Found], skipDamaged: Bool, _ body: (Frame.Record, UnsafeRawBufferPointer) throws -> Void) throws {
         func deliver(_ record: Frame.Record, _ bytes: ArraySlice<UInt8>) throws {

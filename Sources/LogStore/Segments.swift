@@ -15,7 +15,7 @@ struct SegmentInfo: Codable, Sendable {
     var newestSave: Double
     var bytes: Int64
     var counts: [String: Int]
-    /// A Bloom filter of the records' identifier hashes (``IdentifierFilter``), written at seal.
+    /// A Bloom filter of the records' identifier hashes (`IdentifierFilter`), written at seal.
     var identifierFilter: Data?
     /// The records' identifier hashes, while they are known (the segment was read or written by
     /// this instance, not taken from its index); not written.
@@ -66,7 +66,7 @@ struct SegmentInfo: Codable, Sendable {
 
 /// The log's files: `store.json` (identity and how far history was dropped),
 /// `segment-<first transaction, 20 digits>.log` (records), `segment-….index` (a sealed segment's
-/// ``SegmentInfo``), `lock`.
+/// `SegmentInfo`), `lock`.
 struct LogFiles: Sendable {
     let directory: String
     var meta: String { directory + "/store.json" }
@@ -92,7 +92,7 @@ struct LogFiles: Sendable {
 }
 
 extension LogFiles {
-    /// Whether `name` is a temporary file of ``FileIO/replaceAtomically(_:with:)`` for the
+    /// Whether `name` is a temporary file of `FileIO/replaceAtomically(_:with:)` for the
     /// identity file or an index (`<name>.tmp-<process>`): one a crash left before its rename.
     static func isTemporary(_ name: String) -> Bool {
         guard let range = name.range(of: FileIO.temporarySuffix), !name[range.upperBound...].isEmpty,
@@ -110,7 +110,7 @@ extension LogFiles {
     /// Throws unless the directory holds nothing but what a new log may find there (its lock,
     /// leftover temporary files, hidden files), so that a log is never started among another
     /// program's files or beside segments whose identity file is gone.
-    /// - Throws: ``DataStoreError/Code/corruptStore`` naming what is there.
+    /// - Throws: `DataStoreError/Code/corruptStore` naming what is there.
     func requireNewLogDirectory() throws {
         let others = try names().filter { !$0.hasPrefix(".") && $0 != "lock" && !Self.isTemporary($0) }.sorted()
         guard !others.isEmpty else { return }
@@ -130,7 +130,7 @@ extension LogFiles {
 /// Version 2 records the schema: a file that has `schema` is written as version 2, so that a
 /// library that cannot compare schemas refuses the log instead of reading records of another
 /// schema as its own, or appending records of its schema after a migration (reads would take
-/// them for migrated ones). Version 1 files read as ``StoredSchema/unrecorded``.
+/// them for migrated ones). Version 1 files read as `StoredSchema/unrecorded`.
 struct LogMeta: Codable {
     static let formatName = "swift-data-stores/log-store"
     var format = formatName
@@ -138,13 +138,13 @@ struct LogMeta: Codable {
     var storeIdentifier: String
     /// The newest transaction dropped by retention or `deleteHistory`: tokens before it expired.
     var droppedThrough: Int64
-    /// Entity name -> where its records' times come from (``LogTimeSource``); `nil` in files
+    /// Entity name -> where its records' times come from (`LogTimeSource`); `nil` in files
     /// written before this was recorded.
     var timestamps: [String: LogTimeSource]?
-    /// The schema the log's records are read as (``recordedSchema``); `nil` in files written
+    /// The schema the log's records are read as (`recordedSchema`); `nil` in files written
     /// before logs recorded one.
     var schema: StoredSchema?
-    /// The migrations reads apply to records written before them (``LogMigrations``), oldest
+    /// The migrations reads apply to records written before them (`LogMigrations`), oldest
     /// first; `nil` when there were none.
     var migrations: [LogMigration]?
     /// Whether the file carried a checksum that holds (written since checksums were); a writer
@@ -159,7 +159,7 @@ struct LogMeta: Codable {
     /// is a damaged one (a bit flip in `"checksum"` must not make the file look unchecked).
     private static let uncheckedKeys: Set<String> = ["format", "version", "storeIdentifier", "droppedThrough"]
 
-    /// - Throws: ``DataStoreError/Code/corruptStore`` for a file that is not an identity file,
+    /// - Throws: `DataStoreError/Code/corruptStore` for a file that is not an identity file,
     ///   or one whose checksum does not hold (a damaged `droppedThrough` would make a writer
     ///   delete segments).
     static func read(_ files: LogFiles) throws -> LogMeta? {

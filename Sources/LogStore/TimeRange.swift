@@ -4,7 +4,7 @@ import StoreProtocol
 /// Finds the time range a fetch's translated filter allows for a model's timestamp attribute,
 /// so that a fetch reads only the segments and records in range.
 ///
-/// It reads the request's ``FetchQuery``: comparisons (`<`, `<=`, `>`, `>=`, `==`) of the
+/// It reads the request's `FetchQuery`: comparisons (`<`, `<=`, `>`, `>=`, `==`) of the
 /// attribute with a constant date, either way round, among the operands of the filter's
 /// top-level `&&` (of the translated part of a narrowed filter too). Anything else leaves that
 /// part unbounded. The result only narrows what is read: the whole query still decides which

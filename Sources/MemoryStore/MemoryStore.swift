@@ -2,7 +2,7 @@ import Foundation
 import StoreProtocol
 import StoreBuildingBlocks
 
-/// A ``DataStore`` that keeps snapshots and full history in memory. Thread-safe; its cost is
+/// A `DataStore` that keeps snapshots and full history in memory. Thread-safe; its cost is
 /// close to a dictionary of snapshots (a save is O(changes)).
 public final class MemoryStore: SnapshotTableStore {
     public typealias Snapshot = DefaultSnapshot
@@ -14,9 +14,9 @@ public final class MemoryStore: SnapshotTableStore {
     private let storage: Storage
 
     /// Opens a fresh store, or the shared one of the same name.
-    /// - Throws: ``DataStoreError/Code/invalidSchema`` without a schema;
-    ///   ``DataStoreError/Code/invalidConfiguration`` when a shared store of this name holds other
-    ///   model types; ``DataStoreError/Code/unknownEntity`` when seed models are not in the schema.
+    /// - Throws: `DataStoreError/Code/invalidSchema` without a schema;
+    ///   `DataStoreError/Code/invalidConfiguration` when a shared store of this name holds other
+    ///   model types; `DataStoreError/Code/unknownEntity` when seed models are not in the schema.
     public init(_ configuration: MemoryStoreConfiguration) throws {
         guard let schema = configuration.schema else {
             throw DataStoreError(.invalidSchema, "MemoryStore '\(configuration.name)' needs a schema; open it through a ModelContainer.")
@@ -45,7 +45,7 @@ public final class MemoryStore: SnapshotTableStore {
         identifier = storage.identifier
     }
 
-    /// Runs `body` on the rows and history under the storage's lock (for ``SnapshotTableStore``'s
+    /// Runs `body` on the rows and history under the storage's lock (for `SnapshotTableStore`'s
     /// fetches and history reads).
     public func withCurrentRows<T>(_ body: (SnapshotTable, HistoryLog) throws -> T) throws -> T {
         try storage.state.withLock { try body($0.table, $0.history) }

@@ -12,7 +12,7 @@ public struct MemoryStoreConfiguration: DataStoreConfiguration {
     public var name: String
     public var schema: Schema?
     public var allowsSave: Bool
-    /// When `true`, every store opened in this process with the same ``name`` shares one set of
+    /// When `true`, every store opened in this process with the same `name` shares one set of
     /// data and history (until the process ends).
     public var isShared: Bool
     /// How long history is kept.

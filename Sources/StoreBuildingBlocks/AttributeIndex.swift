@@ -2,9 +2,9 @@ import Foundation
 import StoreProtocol
 
 /// An ordered index on one attribute of one entity: the rows' primary keys sorted by the
-/// attribute's value, in the form a translated query compares it (``QueryAttribute/value(in:)``),
+/// attribute's value, in the form a translated query compares it (`QueryAttribute/value(in:)`),
 /// then by insertion order, and the same rows in a hash table by value. It answers equality
-/// lookups (`attribute == constant` under ``QueryComparison/equal``: integers exactly, `-0.0`
+/// lookups (`attribute == constant` under `QueryComparison/equal`: integers exactly, `-0.0`
 /// with `0.0`, strings by canonical equivalence, `nil` with `nil`), range lookups (`<`, `<=`, `>`, `>=` under the type's Swift
 /// order) and walks in sort order (what a `SortDescriptor` on the attribute puts first).
 ///
@@ -52,7 +52,7 @@ struct AttributeIndex: Sendable {
     }
 
     /// Adds a row; `sequence` orders it among rows with an equal value (insertion order).
-    /// - Complexity: O(log *n*) and a move of at most one chunk (``SortedChunks``).
+    /// - Complexity: O(log *n*) and a move of at most one chunk (`SortedChunks`).
     mutating func insert(_ values: [String: SnapshotValue], primaryKey: SnapshotValue, sequence: Int) {
         guard let value = attribute.value(in: values) else {
             unreadable.insert(primaryKey)
@@ -75,7 +75,7 @@ struct AttributeIndex: Sendable {
     }
 
     /// Removes a row, given the values and sequence it was added with.
-    /// - Complexity: as ``insert(_:primaryKey:sequence:)``.
+    /// - Complexity: as `insert(_:primaryKey:sequence:)`.
     mutating func remove(_ values: [String: SnapshotValue], primaryKey: SnapshotValue, sequence: Int) {
         guard let value = attribute.value(in: values) else {
             unreadable.remove(primaryKey)
@@ -169,14 +169,14 @@ struct AttributeIndex: Sendable {
 
     // MARK: Sort order
 
-    /// Whether ``walk(descending:_:)`` may be used: every row's value reads as the attribute's
+    /// Whether `walk(descending:_:)` may be used: every row's value reads as the attribute's
     /// type and none is NaN, so the index holds every row in the order a sort puts them.
     var holdsEveryRowInOrder: Bool { unreadable.isEmpty && unordered.isEmpty && attribute.type != .bool }
 
     /// Calls `body` with each row's key and primary key in the order a `SortDescriptor` on the
     /// attribute puts them (`nil` first ascending, last descending; rows with equal values in
     /// insertion order either way), until `body` returns `false`. Only when
-    /// ``holdsEveryRowInOrder``.
+    /// `holdsEveryRowInOrder`.
     /// - Complexity: O(1) per row, and a buffer of the rows that share one value descending.
     func walk(descending: Bool, _ body: (IndexKey, SnapshotValue) -> Bool) {
         guard descending else {

@@ -1,6 +1,6 @@
 import StoreProtocol
 
-/// A ``QueryExpression`` prepared for evaluation on stored values: built once per fetch, then
+/// A `QueryExpression` prepared for evaluation on stored values: built once per fetch, then
 /// evaluated on each row's `[String: SnapshotValue]` without decoding a model.
 ///
 /// Evaluation answers `true`, `false`, or `nil` when the stored values cannot decide it (a

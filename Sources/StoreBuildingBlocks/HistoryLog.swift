@@ -36,8 +36,8 @@ public struct HistoryLog: Sendable {
     }
 
     /// The kept records after `token`'s position for this store.
-    /// - Throws: ``HistoryError/Code/foreignToken`` when the token has no position for this store
-    ///   or is ahead of it; ``HistoryError/Code/historyTokenExpired`` when deleted history lies
+    /// - Throws: `HistoryError/Code/foreignToken` when the token has no position for this store
+    ///   or is ahead of it; `HistoryError/Code/historyTokenExpired` when deleted history lies
     ///   after it.
     /// - Complexity: O(log *n*) to find the start.
     public func records(after token: DefaultHistoryToken?, storeIdentifier: String) throws -> ArraySlice<HistoryRecord> {
@@ -58,8 +58,8 @@ public struct HistoryLog: Sendable {
     }
 
     /// Checks a token's position against a store's history, for any backend.
-    /// - Throws: ``HistoryError/Code/foreignToken`` when the position is negative or ahead of the store;
-    ///   ``HistoryError/Code/historyTokenExpired`` when history after it was deleted.
+    /// - Throws: `HistoryError/Code/foreignToken` when the position is negative or ahead of the store;
+    ///   `HistoryError/Code/historyTokenExpired` when history after it was deleted.
     public static func check(_ position: Int64, lastTransactionNumber: Int64, expiredThrough: Int64, storeIdentifier: String) throws {
         guard position >= 0 else {
             throw HistoryError(.foreignToken,

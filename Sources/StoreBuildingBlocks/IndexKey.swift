@@ -2,8 +2,8 @@ import Foundation
 import StoreProtocol
 
 /// A canonical query value as an index key, whose `==`, hashing and `<` are
-/// ``QueryComparison``'s on values of one type: exact integers across `Int64` and `UInt64`
-/// (``SnapshotValue``'s own `==` compares numbers through `Double`), IEEE equality and order of
+/// `QueryComparison`'s on values of one type: exact integers across `Int64` and `UInt64`
+/// (`SnapshotValue`'s own `==` compares numbers through `Double`), IEEE equality and order of
 /// doubles without NaN (`-0.0 == 0.0`, hashed alike), Swift's `String` equality and order
 /// (canonical equivalence, hashed alike), dates by their time interval, UUIDs by their bytes.
 ///
@@ -49,7 +49,7 @@ enum IndexKey: Hashable, Comparable, Sendable {
         }
     }
 
-    /// Whether two values are of the same ``SnapshotValue`` case.
+    /// Whether two values are of the same `SnapshotValue` case.
     static func sameCase(_ a: SnapshotValue, _ b: SnapshotValue) -> Bool {
         switch (a, b) {
         case (.null, .null), (.bool, .bool), (.int, .int), (.unsigned, .unsigned), (.double, .double),

@@ -1,6 +1,6 @@
 import StoreProtocol
 
-/// How a fetch uses an entity's indexes (see ``SnapshotTable/candidates(for:)``).
+/// How a fetch uses an entity's indexes (see `SnapshotTable.candidates(for:)`).
 ///
 /// Among the operands of the filter's top-level `&&`:
 /// - `attribute == constant` (either way round) and `constants.contains(attribute)` are looked

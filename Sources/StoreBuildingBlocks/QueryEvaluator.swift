@@ -1,17 +1,17 @@
 import Foundation
 import StoreProtocol
 
-/// Answers a ``DataStoreFetchRequest`` over snapshots in memory from its ``FetchQuery``: the
+/// Answers a `DataStoreFetchRequest` over snapshots in memory from its `FetchQuery`: the
 /// translated predicate is evaluated on stored values (no model is decoded for a row it
 /// decides), the translated sort compares stored values, and a limit with a sort keeps only the
 /// best rows (a bounded heap, not a full sort). What did not translate is decided as
-/// ``SnapshotQuery`` decides it, on decoded models; the results are the same either way.
+/// `SnapshotQuery` decides it, on decoded models; the results are the same either way.
 ///
 /// `MemoryStore` and `JSONStore` use it through ``SnapshotTableStore``, `LogStore` directly.
 public enum QueryEvaluator {
     /// The snapshots `request` selects from `rows`, sorted and paged.
-    /// - Throws: ``DataStoreError/Code/undecodableSnapshot`` when a row the predicate or sort must
-    ///   decide on its model does not decode; ``DataStoreError/Code/invalidPredicate`` when the
+    /// - Throws: `DataStoreError/Code/undecodableSnapshot` when a row the predicate or sort must
+    ///   decide on its model does not decode; `DataStoreError/Code/invalidPredicate` when the
     ///   predicate throws.
     /// - Complexity: O(*n*) evaluations of the translated predicate for *n* rows, then
     ///   O(*m* log *k*) comparisons for *m* matches and a limit *k* (with the offset), or
@@ -59,7 +59,7 @@ public enum QueryEvaluator {
     }
 
     /// How many snapshots `request` selects from `rows` (with its offset and limit).
-    /// - Throws: as ``fetch(_:over:)``.
+    /// - Throws: as `fetch(_:over:)`.
     /// - Complexity: O(*n*) evaluations of the translated predicate, no sorting and no decoding
     ///   for rows it decides.
     public static func count<T: PersistentModel, S: DataStoreSnapshot>(
@@ -168,7 +168,7 @@ public enum QueryEvaluator {
     /// bounded heap as the rows stream by: a row that sorts after the worst kept by its first
     /// key is passed over without allocating. `nil` when a selected row's sort value does not
     /// read as its type or is NaN: the order is then the one a full sort gives (see
-    /// ``sortedByStoredValues(_:_:offset:limit:)``), which depends on every row.
+    /// `sortedByStoredValues(_:_:offset:limit:)`), which depends on every row.
     /// - Complexity: O(*n*) filter evaluations and O(*m* log *k*) comparisons for *m* rows that
     ///   could enter.
     static func best<S: DataStoreSnapshot, T: PersistentModel>(
@@ -241,7 +241,7 @@ public enum QueryEvaluator {
     }
 
     /// The page of `rows` sorted on their models by the descriptor's `SortDescriptor`s, as
-    /// ``SnapshotQuery`` sorts.
+    /// `SnapshotQuery` sorts.
     static func sortedByModels<S, T>(_ rows: [Row<S, T>], _ descriptor: FetchDescriptor<T>) throws -> [S] {
         var models: [(snapshot: S, model: T)] = []
         models.reserveCapacity(rows.count)

@@ -1,7 +1,7 @@
 import StoreProtocol
 
 /// The rows of a store in memory, by entity, with unique-constraint indices: the working state a
-/// backend applies saves to. ``apply(_:)`` turns a save request into new rows and the history
+/// backend applies saves to. `apply(_:)` turns a save request into new rows and the history
 /// changes it made, all or nothing.
 ///
 /// Rows keep insertion order, which is the order of unsorted fetches.
@@ -30,7 +30,7 @@ public struct SnapshotTable: Sendable {
     }
 
     /// The rows a fetch of `descriptor` has to evaluate: the one row its predicate names when the
-    /// predicate compares `id` with a value (see ``SnapshotQuery/primaryKey(selectedBy:)``),
+    /// predicate compares `id` with a value (see `SnapshotQuery/primaryKey(selectedBy:)`),
     /// otherwise every row of the entity.
     /// - Complexity: O(1) for an `id` comparison, O(*n*) otherwise.
     public func candidates<T: PersistentModel>(for descriptor: FetchDescriptor<T>) -> [DefaultSnapshot] {
@@ -50,9 +50,9 @@ public struct SnapshotTable: Sendable {
     /// The rows returned are a superset of those the request selects (they include the rows
     /// whose value does not read as the attribute's type, and `nil` values for a range), never
     /// the answer itself: evaluate the request on them (``QueryEvaluator/fetch(_:over:)``).
-    /// Indexed attributes are the first of each group of ``Schema/Entity/indices`` and of
-    /// ``Schema/Entity/uniqueConstraints``, when a query can name it
-    /// (``Schema/Entity/queryAttributes``).
+    /// Indexed attributes are the first of each group of `Schema/Entity/indices` and of
+    /// `Schema/Entity/uniqueConstraints`, when a query can name it
+    /// (`Schema/Entity/queryAttributes`).
     /// - Complexity: O(log *n* + *r* log *r*) for *r* rows found by a lookup (the most selective
     ///   when several apply, and only when it finds at most half the rows); O(log *n* + *w*) for
     ///   a walk over *w* rows; O(*n*) for a scan.
@@ -90,7 +90,7 @@ public struct SnapshotTable: Sendable {
     /// Applies a save: inserts (an insert that matches a stored row's id or unique constraint
     /// updates that row), updates (a row that is gone is skipped) and deletes (a row that is gone is
     /// no change).
-    /// - Throws: ``DataStoreError/Code/unknownEntity``; ``DataStoreError/Code/constraintViolation``
+    /// - Throws: `DataStoreError/Code/unknownEntity`; `DataStoreError/Code/constraintViolation`
     ///   when an update would make two rows share a unique constraint, or when an insert that
     ///   matches a stored row would change that row's relationships (the related rows would keep
     ///   naming it as it was). The table is then unchanged.
@@ -192,7 +192,7 @@ public struct SnapshotTable: Sendable {
 
     /// Writes one row as it is (replaying a save recorded elsewhere), replacing the row with the
     /// same identifier.
-    /// - Throws: ``DataStoreError/Code/unknownEntity``; ``DataStoreError/Code/constraintViolation``
+    /// - Throws: `DataStoreError/Code/unknownEntity`; `DataStoreError/Code/constraintViolation`
     ///   when the row would collide with another on a unique constraint.
     public mutating func write(_ snapshot: DefaultSnapshot) throws {
         var rows = try takeRows(snapshot.persistentIdentifier.entityName)
@@ -220,13 +220,13 @@ public struct SnapshotTable: Sendable {
 }
 
 /// One entity's rows: slots in insertion order (deleted slots are `nil` until compaction), a
-/// key index per unique constraint, and an ordered index per indexed attribute. ``put(_:)``
-/// and ``remove(_:)`` keep every index in step, so every way a table changes (a save, its undo,
+/// key index per unique constraint, and an ordered index per indexed attribute. `put(_:)`
+/// and `remove(_:)` keep every index in step, so every way a table changes (a save, its undo,
 /// a replayed journal entry, a reopen that writes each row) does.
 struct EntityRows: Sendable {
     let entity: Schema.Entity
     var slots: [DefaultSnapshot?] = []
-    /// Each slot's insertion sequence: it orders rows with equal values in an ``AttributeIndex``
+    /// Each slot's insertion sequence: it orders rows with equal values in an `AttributeIndex`
     /// as the slots order them, and unlike a slot number it survives compaction.
     var sequences: [Int] = []
     var nextSequence = 0
@@ -270,7 +270,7 @@ struct EntityRows: Sendable {
     }
 
     /// Inserts or replaces a row (a replaced row keeps its place in insertion order).
-    /// - Throws: ``DataStoreError/Code/constraintViolation`` when it would collide on a unique
+    /// - Throws: `DataStoreError/Code/constraintViolation` when it would collide on a unique
     ///   constraint with another row (the row is then unchanged).
     /// - Complexity: O(1) amortized, and O(log *n*) per ordered index.
     mutating func put(_ snapshot: DefaultSnapshot) throws {

@@ -28,7 +28,7 @@ extension SnapshotTableStore {
     /// - Complexity: O(1) rows read for `$0.id == value`; O(log *n* + *r* log *r*) for *r* rows
     ///   an index finds when the predicate (or an operand of its `&&`) compares an indexed
     ///   attribute with constants, or a limited sort by an indexed attribute walks the index
-    ///   (``SnapshotTable/candidates(for:)``); otherwise
+    ///   (`SnapshotTable.candidates(for:)`); otherwise
     ///   O(*n*) predicate evaluations on stored values; then O(*m* log *k*) comparisons for *m*
     ///   matches and a limit *k*.
     public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
@@ -50,7 +50,7 @@ extension SnapshotTableStore {
     }
 
     /// The transactions the descriptor selects (``HistoryLog/fetch(_:storeIdentifier:schema:)``).
-    /// - Throws: ``HistoryError`` for an expired or foreign token.
+    /// - Throws: `HistoryError` for an expired or foreign token.
     public func fetchHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws -> [DefaultHistoryTransaction] {
         try withCurrentRows { _, history in try history.fetch(descriptor, storeIdentifier: identifier, schema: schema) }
     }

@@ -1,4 +1,4 @@
-/// Elements kept in increasing order in chunks of at most ``chunkCapacity``: a one-level
+/// Elements kept in increasing order in chunks of at most `chunkCapacity`: a one-level
 /// B+-tree. An insert or a removal moves at most one chunk's elements (and, when a chunk
 /// splits or empties, one reference per chunk); a lookup is a binary search over the chunks'
 /// last elements, then within one chunk; a walk in either direction is sequential.
@@ -16,7 +16,7 @@ struct SortedChunks<Element: Comparable & Sendable>: Sendable {
     init() {}
 
     /// Adds an element.
-    /// - Complexity: O(log *n* + ``chunkCapacity``); appending in increasing order fills each
+    /// - Complexity: O(log *n* + `chunkCapacity`); appending in increasing order fills each
     ///   chunk in turn.
     mutating func insert(_ element: Element) {
         count += 1
@@ -39,7 +39,7 @@ struct SortedChunks<Element: Comparable & Sendable>: Sendable {
     }
 
     /// Removes an element equal to `element`; `false` when there is none.
-    /// - Complexity: O(log *n* + ``chunkCapacity``).
+    /// - Complexity: O(log *n* + `chunkCapacity`).
     @discardableResult
     mutating func remove(_ element: Element) -> Bool {
         guard !chunks.isEmpty else { return false }

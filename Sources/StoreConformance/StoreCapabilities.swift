@@ -4,7 +4,7 @@ public struct StoreCapabilities: OptionSet, Sendable, Hashable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
 
-    /// Records history (`HistoryProviding` with ``StoreProtocol/DefaultHistoryTransaction``).
+    /// Records history (`HistoryProviding` with `StoreProtocol/DefaultHistoryTransaction`).
     public static let history = StoreCapabilities(rawValue: 1 << 0)
     /// Updates and deletes stored models. Without it, the store must refuse them with
     /// `DataStoreError` `.unsupportedFeature`, changing nothing.

@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// Compiled into debug builds only (SwiftPM defines `DEBUG` there; tests run in debug): a release
 /// build has no hooks, and its file operations check nothing. Only the descriptions of the
-/// operations (``Operation``, ``Event``) exist in both, so that `FileIO` describes each
+/// operations (`Operation`, `Event`) exist in both, so that `FileIO` describes each
 /// operation one way; in a release build nothing ever builds one.
 @_spi(FaultInjection)
 public enum FileFaults {
@@ -19,7 +19,7 @@ public enum FileFaults {
         case create, write, sync, rename, truncate, remove
     }
 
-    /// A file operation that changes something, as ``Observer``s see it, before and after it runs.
+    /// A file operation that changes something, as `Observer`s see it, before and after it runs.
     /// Paths are as the store passed them (absolute in practice).
     public enum Event: Sendable, CustomStringConvertible {
         /// `open(path, O_CREAT…)`: creates the file unless it exists; `truncating` for `O_TRUNC`.
@@ -85,7 +85,7 @@ extension FileFaults {
     private static let hookCount = Atomic<Int>(0)
     #endif
 
-    /// Installs a hook until ``remove(_:)``. Scope it by path: tests run in parallel, and every
+    /// Installs a hook until `remove(_:)`. Scope it by path: tests run in parallel, and every
     /// installed hook sees every operation.
     public static func install(_ hook: @escaping Hook) -> UUID {
         let key = UUID()
@@ -135,7 +135,7 @@ extension FileFaults {
     #endif
 
     /// Whether any observer is installed: a relaxed atomic load, so that call sites build an
-    /// ``Event`` (and look up a write's offset) only when someone listens.
+    /// `Event` (and look up a write's offset) only when someone listens.
     @inline(__always)
     public static var isObserving: Bool {
         #if canImport(Synchronization)
@@ -145,7 +145,7 @@ extension FileFaults {
         #endif
     }
 
-    /// Installs `observer` until ``remove(_:)``.
+    /// Installs `observer` until `remove(_:)`.
     public static func install(observer: any Observer) -> UUID {
         let key = UUID()
         observers.withLock { $0[key] = observer }
@@ -155,7 +155,7 @@ extension FileFaults {
         return key
     }
 
-    /// Removes an observer ``install(observer:)`` installed.
+    /// Removes an observer `install(observer:)` installed.
     public static func remove(observer key: UUID) {
         let removed = observers.withLock { $0.removeValue(forKey: key) }
         #if canImport(Synchronization)

@@ -9,7 +9,7 @@ import Darwin
 #endif
 
 /// The POSIX file operations durable backends need, each turning a failure into a
-/// ``DataStoreError`` (``DataStoreError/Code/ioFailure``) that names the file and the system's
+/// `DataStoreError` (`DataStoreError/Code/ioFailure`) that names the file and the system's
 /// reason. Durability rests on `fsync` of files and of the directory that holds a file created or
 /// renamed.
 public enum FileIO {
@@ -52,7 +52,7 @@ public enum FileIO {
         if let fault = FileFaults.fault(operation, path) { throw failure("\(operation.rawValue) (injected fault)", path, errno: fault.code) }
     }
 
-    /// Tells test observers (``FileFaults/Observer``) that `event` is about to run, and throws
+    /// Tells test observers (`FileFaults/Observer`) that `event` is about to run, and throws
     /// the failure one injects (a simulated power loss). One atomic load when none is installed:
     /// the event is built only for an observer.
     @inline(__always)
@@ -65,7 +65,7 @@ public enum FileIO {
         return event
     }
 
-    /// Tells test observers that `event` (from ``willPerform(_:)``) succeeded.
+    /// Tells test observers that `event` (from `willPerform(_:)`) succeeded.
     @inline(__always)
     static func didPerform(_ event: FileFaults.Event?) {
         if let event { FileFaults.didPerform(event) }

@@ -18,7 +18,7 @@ public final class FileLock: Sendable {
 
     /// Runs `body` holding the lock; a shared lock on a lock file that does not exist (no writer
     /// has opened the store yet) runs `body` without one and creates nothing.
-    /// - Throws: ``DataStoreError/Code/ioFailure`` when the lock file cannot be opened or locked.
+    /// - Throws: `DataStoreError/Code/ioFailure` when the lock file cannot be opened or locked.
     public func withLock<T>(exclusive: Bool, _ body: () throws -> T) throws -> T {
         // Readers never create the lock file: a read-only or failed open leaves nothing behind.
         let fd = exclusive ? open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) : open(path, O_RDONLY | O_CLOEXEC)

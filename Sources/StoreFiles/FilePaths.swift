@@ -15,7 +15,7 @@ extension FileIO {
     /// A store names its other files after this path (`trips.json.journal`) and replaces it by
     /// `rename`; through an unresolved link it would read another journal than the target's, and
     /// its first compaction would replace the link with a regular file, orphaning the target.
-    /// - Throws: ``DataStoreError/Code/invalidConfiguration`` when the directory does not exist,
+    /// - Throws: `DataStoreError/Code/invalidConfiguration` when the directory does not exist,
     ///   or `path` is a link to nothing.
     public static func resolvingSymbolicLinks(_ path: String) throws -> String {
         let url = URL(filePath: path)
@@ -36,10 +36,10 @@ extension FileIO {
         return (resolvedDirectory as NSString).appendingPathComponent(url.lastPathComponent)
     }
 
-    /// Removes the temporary files ``replaceAtomically(_:with:)`` leaves for `path` when a crash
+    /// Removes the temporary files `replaceAtomically(_:with:)` leaves for `path` when a crash
     /// stops it before its rename. Call it only while no other writer can be replacing `path`
     /// (under the store's exclusive lock).
-    /// - Throws: ``DataStoreError/Code/ioFailure`` when one cannot be removed.
+    /// - Throws: `DataStoreError/Code/ioFailure` when one cannot be removed.
     public static func removeTemporaryFiles(of path: String) throws {
         let directory = (path as NSString).deletingLastPathComponent
         let prefix = (path as NSString).lastPathComponent + temporarySuffix
@@ -49,7 +49,7 @@ extension FileIO {
         }
     }
 
-    /// What ``replaceAtomically(_:with:)`` appends to a path (then the process identifier) to
+    /// What `replaceAtomically(_:with:)` appends to a path (then the process identifier) to
     /// name its temporary file.
     public static let temporarySuffix = ".tmp-"
 

@@ -20,7 +20,7 @@ public final class HistoryConsumers: Sendable {
     public init(url: URL? = nil) { self.url = url }
 
     /// Every consumer's token.
-    /// - Throws: ``DataStoreError/Code/corruptStore`` when the file is not a consumers file.
+    /// - Throws: `DataStoreError/Code/corruptStore` when the file is not a consumers file.
     public func tokens() throws -> [String: DefaultHistoryToken] {
         guard let url else { return memory.withLock { $0 } }
         return try FileLock(path: url.path + ".lock").withLock(exclusive: false) { try read(url) }

@@ -13,7 +13,7 @@ import Darwin
 /// Comparing `stat` fields of a path over time is not: once a file is replaced by `rename` and
 /// its old inode freed, the kernel hands the same inode number to the next new file, and a file
 /// of the same size then looks unchanged. An open descriptor keeps its inode allocated, so while
-/// an `OpenFile` lives no other file can have its (device, inode), and ``isStill(at:)`` cannot be
+/// an `OpenFile` lives no other file can have its (device, inode), and `isStill(at:)` cannot be
 /// fooled. Stores pin the files they have read this way and read them through the descriptor.
 public final class OpenFile: Sendable {
     /// The path the file was opened at.
@@ -24,7 +24,7 @@ public final class OpenFile: Sendable {
 
     /// Opens `path` for reading (a directory, to hold it, when `directory` is set); `nil` when
     /// there is nothing there.
-    /// - Throws: ``DataStoreError/Code/ioFailure`` when the system refuses, or `directory` is set
+    /// - Throws: `DataStoreError/Code/ioFailure` when the system refuses, or `directory` is set
     ///   and `path` is not one.
     public static func open(_ path: String, directory: Bool = false) throws -> OpenFile? {
         let descriptor = openForReading(path, directory: directory)

@@ -1,7 +1,7 @@
 import Foundation
 import StoreProtocol
 
-/// JSON <-> ``SnapshotValue``, for backends that store JSON: byte for byte, in the tagged form
+/// JSON <-> `SnapshotValue`, for backends that store JSON: byte for byte, in the tagged form
 /// that `SnapshotValue`'s `Codable` conformance also uses (one-key objects such as
 /// `{"$date": 1767225600.5}` for what JSON lacks; `SnapshotTag` defines them once for both).
 /// Every value written reads back exactly, or the writer throws.
@@ -18,11 +18,11 @@ public enum SnapshotJSON {
     public static let maximumDepth = 512
 
     /// Appends `value` as compact JSON, object keys sorted (the same value always gives the same
-    /// bytes). Every value that is written reads back exactly (``parse(_:)``): numbers JSON lacks
+    /// bytes). Every value that is written reads back exactly (`parse(_:)`): numbers JSON lacks
     /// (NaN, infinities), dates to the bit, and objects with `$` keys are written in the tagged
-    /// forms ``SnapshotTag`` defines.
-    /// - Throws: ``DataStoreError/Code/unsupportedValue`` when `value` nests deeper than
-    ///   ``maximumDepth``; `out` may then hold part of the value, so callers discard it.
+    /// forms `SnapshotTag` defines.
+    /// - Throws: `DataStoreError/Code/unsupportedValue` when `value` nests deeper than
+    ///   `maximumDepth`; `out` may then hold part of the value, so callers discard it.
     public static func write(_ value: SnapshotValue, into out: inout [UInt8]) throws {
         do {
             try write(value, depth: 0, into: &out)
@@ -37,7 +37,7 @@ public enum SnapshotJSON {
     }
 
     /// `value` as compact JSON.
-    /// - Throws: ``DataStoreError/Code/unsupportedValue``, as ``write(_:into:)``.
+    /// - Throws: `DataStoreError/Code/unsupportedValue`, as `write(_:into:)`.
     public static func encode(_ value: SnapshotValue) throws -> Data {
         var out: [UInt8] = []
         try write(value, into: &out)
@@ -144,7 +144,7 @@ public enum SnapshotJSON {
     }
 
     /// Parses one JSON value (surrounding white space allowed).
-    /// - Throws: ``SyntaxError`` with the byte offset.
+    /// - Throws: `SyntaxError` with the byte offset.
     public static func parse(_ data: some Collection<UInt8>) throws -> SnapshotValue {
         try Array(data).withUnsafeBufferPointer { buffer in
             var parser = Parser(bytes: buffer)
@@ -219,7 +219,7 @@ public enum SnapshotJSON {
             }
         }
 
-        /// Reads an object; a `$` key makes it one of the tagged forms ``SnapshotTag`` defines
+        /// Reads an object; a `$` key makes it one of the tagged forms `SnapshotTag` defines
         /// (the same rules as `SnapshotValue`'s `Codable` conformance). With `literalKeys` (the
         /// inside of a `$object` wrapper) the object's own keys are taken as they are.
         mutating func object(depth: Int, literalKeys: Bool = false) throws -> SnapshotValue {

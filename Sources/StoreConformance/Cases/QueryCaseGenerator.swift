@@ -1,7 +1,7 @@
 import Foundation
 import StoreProtocol
 
-/// Predicate trees for ``QueryCases``, built from `PredicateExpressions` with random constants
+/// Predicate trees for `QueryCases`, built from `PredicateExpressions` with random constants
 /// from the rows' own values: every translated operator, optionals, `??`, optional chaining,
 /// membership, `Bool` attributes, and a few untranslatable nodes (an enum `==`, a force unwrap).
 extension QueryCases {

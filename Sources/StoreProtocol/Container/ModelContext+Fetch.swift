@@ -127,9 +127,13 @@ extension ModelContext {
     /// block inserts are not visited. This context keeps fetched models in its identity map, so
     /// batching bounds how often the mutation check runs, not memory.
     ///
-    /// - Parameter allowEscapingMutations: when `false` (the default), throws
-    ///   ``ModelContextError/Code/mutationDuringEnumeration`` if, after a batch, the context has
-    ///   unsaved changes it did not have when the enumeration began.
+    /// - Parameters:
+    ///   - descriptor: The models to visit, in its order.
+    ///   - batchSize: How many models are visited between two mutation checks.
+    ///   - allowEscapingMutations: When `false` (the default), throws
+    ///     ``ModelContextError/Code/mutationDuringEnumeration`` if, after a batch, the context has
+    ///     unsaved changes it did not have when the enumeration began.
+    ///   - block: Called with each model.
     public func enumerate<T: PersistentModel>(
         _ descriptor: FetchDescriptor<T>, batchSize: Int = 5_000, allowEscapingMutations: Bool = false,
         _ block: (T) throws -> Void

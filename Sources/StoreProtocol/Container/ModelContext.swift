@@ -153,7 +153,7 @@ public final class ModelContext {
 
     /// Whether a ``save()`` would change anything.
     /// - Complexity: O(*n*) encodes for *n* registered models: those held outside the context,
-    ///   and those let go since the last save (``forgetModelsNoOneHolds()``).
+    ///   and those let go since the last save (which the save forgets once compared).
     public var hasChanges: Bool {
         registrations.values.contains { (try? $0.isDirty()) ?? true }
     }
