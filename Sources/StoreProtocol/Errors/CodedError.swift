@@ -8,6 +8,12 @@ public protocol CodedError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension CodedError {
+    /// Matches an error of this type with the same code, so that a code works as a pattern, as
+    /// SwiftData's errors do: `catch HistoryError.historyTokenExpired { … }`.
+    public static func ~= (pattern: Self, error: any Error) -> Bool {
+        (error as? Self)?.code == pattern.code
+    }
+
     public var description: String { message }
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }

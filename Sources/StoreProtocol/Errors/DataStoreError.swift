@@ -71,3 +71,32 @@ public struct DataStoreError: CodedError {
             + "Add the type to ModelContainer(for:) or to the store configuration's schema.")
     }
 }
+
+/// Each code as an error value, to match with `catch DataStoreError.code` (the messages are
+/// placeholders: a thrown error has its own).
+extension DataStoreError {
+    /// Matches a thrown error of code ``Code/unsupportedFeature``.
+    public static let unsupportedFeature = DataStoreError(.unsupportedFeature, "unsupportedFeature")
+    /// Matches a thrown error of code ``Code/invalidPredicate``.
+    public static let invalidPredicate = DataStoreError(.invalidPredicate, "invalidPredicate")
+    /// Matches a thrown error of code ``Code/readOnly``.
+    public static let readOnly = DataStoreError(.readOnly, "readOnly")
+    /// Matches a thrown error of code ``Code/unknownEntity``.
+    public static let unknownEntity = DataStoreError(.unknownEntity, "unknownEntity")
+    /// Matches a thrown error of code ``Code/invalidSchema``.
+    public static let invalidSchema = DataStoreError(.invalidSchema, "invalidSchema")
+    /// Matches a thrown error of code ``Code/undecodableSnapshot``.
+    public static let undecodableSnapshot = DataStoreError(.undecodableSnapshot, "undecodableSnapshot")
+    /// Matches a thrown error of code ``Code/constraintViolation``.
+    public static let constraintViolation = DataStoreError(.constraintViolation, "constraintViolation")
+    /// Matches a thrown error of code ``Code/invalidConfiguration``.
+    public static let invalidConfiguration = DataStoreError(.invalidConfiguration, "invalidConfiguration")
+    /// Matches a thrown error of code ``Code/corruptStore``.
+    public static let corruptStore = DataStoreError(.corruptStore, "corruptStore")
+    /// Matches a thrown error of code ``Code/ioFailure``.
+    public static let ioFailure = DataStoreError(.ioFailure, "ioFailure")
+    /// Matches a thrown error of code ``Code/unsupportedValue``.
+    public static let unsupportedValue = DataStoreError(.unsupportedValue, "unsupportedValue")
+    /// Matches a thrown error of code ``Code/incompatibleSchema``.
+    public static let incompatibleSchema = DataStoreError(.incompatibleSchema, "incompatibleSchema")
+}

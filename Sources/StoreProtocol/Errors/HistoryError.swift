@@ -23,3 +23,14 @@ public struct HistoryError: CodedError {
     }
 
 }
+
+/// Each code as an error value, to match with `catch HistoryError.code` (the messages are
+/// placeholders: a thrown error has its own).
+extension HistoryError {
+    /// Matches a thrown error of code ``Code/historyTokenExpired``.
+    public static let historyTokenExpired = HistoryError(.historyTokenExpired, "historyTokenExpired")
+    /// Matches a thrown error of code ``Code/foreignToken``.
+    public static let foreignToken = HistoryError(.foreignToken, "foreignToken")
+    /// Matches a thrown error of code ``Code/historyUnavailable``.
+    public static let historyUnavailable = HistoryError(.historyUnavailable, "historyUnavailable")
+}

@@ -24,3 +24,14 @@ public struct ModelContextError: CodedError {
     }
 
 }
+
+/// Each code as an error value, to match with `catch ModelContextError.code` (the messages are
+/// placeholders: a thrown error has its own).
+extension ModelContextError {
+    /// Matches a thrown error of code ``Code/mutationDuringEnumeration``.
+    public static let mutationDuringEnumeration = ModelContextError(.mutationDuringEnumeration, "mutationDuringEnumeration")
+    /// Matches a thrown error of code ``Code/unencodableModel``.
+    public static let unencodableModel = ModelContextError(.unencodableModel, "unencodableModel")
+    /// Matches a thrown error of code ``Code/deleteDenied``.
+    public static let deleteDenied = ModelContextError(.deleteDenied, "deleteDenied")
+}
