@@ -204,6 +204,30 @@ enum MigrationCases {
     ]
 
     static let versions: [ConformanceCase] = [
+        ConformanceCase(area: "migration", name: "aStoreStillOpenWithTheOldModelsIsRefusedOnceMigrated", requires: .persistence) { target in
+            // An app's old process (or a second container) holds the store while a new one migrates it.
+            let configuration = try seed(target)
+            let old = try open(configuration, JourneyV1.self, StopV1.self)
+            _ = try ModelContext(old).fetchCount(FetchDescriptor<JourneyV1>())
+            _ = try open(configuration, JourneyRenamed.self, StopV1.self)
+            do {
+                let read = try ModelContext(old).fetch(FetchDescriptor<JourneyV1>())
+                throw ConformanceFailure("the old models read \(read.count) journeys from the migrated store")
+            } catch let error as DataStoreError {
+                try checkEqual(error.code, .incompatibleSchema, "the old models' fetch (\(error.message))")
+            }
+            let context = ModelContext(old)
+            context.insert(JourneyV1(name: "Stale", rating: 1))
+            do {
+                try context.save()
+                throw ConformanceFailure("the old models saved into the migrated store")
+            } catch let error as DataStoreError {
+                try checkEqual(error.code, .incompatibleSchema, "the old models' save (\(error.message))")
+            }
+            let titles = try ModelContext(try open(configuration, JourneyRenamed.self, StopV1.self))
+                .fetch(FetchDescriptor<JourneyRenamed>(sortBy: [SortDescriptor(\.title)])).map(\.title)
+            try checkEqual(titles, ["Iceland", "Japan", "Peru"], "the migrated journeys")
+        },
         ConformanceCase(area: "migration", name: "aContainerWithoutAVersionReadsAVersionedStoreOfItsModelsAsItIs", requires: .persistence) { target in
             // A widget with a plain Schema of the app's current models.
             let configuration = try seed(target)
