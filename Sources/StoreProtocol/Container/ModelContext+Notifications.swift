@@ -19,9 +19,10 @@ extension ModelContext {
         case deletedIdentifiers
     }
 
-    /// What one save changed: the identifiers inserted, updated and deleted, in the order the
-    /// changes were made. An insert that a unique constraint made an update of a stored model is
-    /// under `updated`, with the stored model's identifier.
+    /// What one save changed: the identifiers inserted, updated and deleted, each once, in the
+    /// order the context sends them (inserts and updates in the order the models became known to
+    /// it, deletes in the order they were made). An insert that a unique constraint made an update
+    /// of a stored model with another identifier is under `updated`, with the stored model's.
     public struct SaveSummary: Sendable, Hashable {
         /// Models inserted by the save.
         public var inserted: [PersistentIdentifier]

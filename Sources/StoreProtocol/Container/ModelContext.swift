@@ -322,7 +322,8 @@ public final class ModelContext {
                     summary.inserted.append(snapshot.persistentIdentifier)
                 }
             }
-            summary.updated += plan.updated.map(\.1.persistentIdentifier)
+            // A stored model changed and met by a colliding insert in the same save is one update.
+            summary.updated += plan.updated.map(\.1.persistentIdentifier).filter { !summary.updated.contains($0) }
             summary.deleted += plan.deleted.map(\.1.persistentIdentifier)
         }
         try resolvePendingRelationships()   // models a collision re-registered

@@ -1,0 +1,63 @@
+import Foundation
+import MemoryStore
+import StoreProtocol
+import Testing
+
+// The code of the "Getting started" article (StoreProtocol.docc/GettingStarted.md), as written
+// there: a renamed API breaks this build, not the reader.
+
+private final class Trip: PersistentModel {
+    var id = UUID()
+    var name: String
+    var destination: String
+    var startDate: Date
+
+    init(name: String, destination: String, startDate: Date) {
+        self.name = name
+        self.destination = destination
+        self.startDate = startDate
+    }
+
+    static let schemaMetadata = SchemaMetadata<Trip>(
+        attributes: [\.id, \.name, \.destination, \.startDate],
+        unique: [[\.name]],
+        indexed: [[\.startDate]],
+        preservedOnDeletion: [\.name])
+}
+
+@Suite struct GettingStartedTests {
+    @Test func theArticleRunsAsWritten() throws {
+        let container = try ModelContainer(for: Trip.self, configurations: MemoryStoreConfiguration())
+        let context = ModelContext(container)
+        let iceland = Trip(name: "Iceland", destination: "Reykjavík", startDate: Date(timeIntervalSince1970: 1_780_000_000))
+        context.insert(iceland)
+        context.insert(Trip(name: "Japan", destination: "Kyoto", startDate: Date(timeIntervalSince1970: 1_790_000_000)))
+        try context.save()
+
+        let later = Date(timeIntervalSince1970: 1_785_000_000)
+        let upcoming = try context.fetch(FetchDescriptor<Trip>(
+            predicate: #Predicate { $0.startDate > later },
+            sortBy: [SortDescriptor(\.startDate)]))
+        #expect(upcoming.map(\.name) == ["Japan"])
+
+        let token = try container.currentHistoryToken()
+        iceland.destination = "Akureyri"
+        context.delete(upcoming[0])
+        try context.save()
+
+        var seen: [String] = []
+        for transaction in try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(after: token)) {
+            for change in transaction.changes {
+                switch change {
+                case .update(let update as DefaultHistoryUpdate<Trip>):
+                    seen.append("updated \(update.updatedAttributes.contains { $0 == \Trip.destination })")
+                case .delete(let delete as DefaultHistoryDelete<Trip>):
+                    seen.append("deleted \(delete.tombstone[\.name] ?? "?")")
+                default:
+                    break
+                }
+            }
+        }
+        #expect(seen == ["updated true", "deleted Japan"])
+    }
+}
