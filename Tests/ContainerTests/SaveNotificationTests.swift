@@ -68,17 +68,44 @@ final class NotifiedMember: PersistentModel {
         let container = try container()
         let context = ModelContext(container)
         let summaries = context.didSaveSummaries()
-        let ana = NotifiedMember(name: "Ana", email: "ana@example.com")
-        context.insert(ana)
-        try context.save()
-        try context.save()   // nothing: no summary
+        let ana = try insertAndLetGo(NotifiedMember(name: "Ana", email: "ana@example.com"), into: context)
+        try context.save()   // nothing: no summary (and Ana, held by no one, is forgotten)
         // An insert that the unique email makes an update of Ana.
         let again = NotifiedMember(name: "Ana again", email: "ana@example.com")
         context.insert(again)
         try context.save()
         var iterator = summaries.makeAsyncIterator()
-        #expect(await iterator.next() == ModelContext.SaveSummary(inserted: [ana.persistentModelID]))
-        #expect(await iterator.next() == ModelContext.SaveSummary(updated: [ana.persistentModelID]))
+        #expect(await iterator.next() == ModelContext.SaveSummary(inserted: [ana]))
+        #expect(await iterator.next() == ModelContext.SaveSummary(updated: [ana]))
+    }
+
+    /// Inserts and saves `member`, keeping nothing but its identifier.
+    @inline(never)
+    func insertAndLetGo(_ member: NotifiedMember, into context: ModelContext) throws -> PersistentIdentifier {
+        context.insert(member)
+        try context.save()
+        return member.persistentModelID
+    }
+
+    /// A colliding insert while the context holds the stored instance would untrack that instance:
+    /// refused, nothing saved (the adversary's case: its later changes were lost).
+    @Test func anInsertCollidingWithAHeldModelIsRefused() throws {
+        let container = try container()
+        let context = ModelContext(container)
+        let ana = NotifiedMember(name: "Ana", email: "ana@example.com")
+        context.insert(ana)
+        try context.save()
+        context.insert(NotifiedMember(name: "Ana again", email: "ana@example.com"))
+        #expect(throws: DataStoreError.constraintViolation) { try context.save() }
+        context.rollback()
+        ana.name = "Ana María"
+        try context.save()
+        #expect(try ModelContext(container).fetch(FetchDescriptor<NotifiedMember>()).map(\.name) == ["Ana María"])
+        // Another instance with the held model's id: refused too.
+        let twin = NotifiedMember(name: "Twin", email: "twin@example.com")
+        twin.id = ana.id
+        context.insert(twin)
+        #expect(throws: DataStoreError.constraintViolation) { try context.save() }
     }
 
     @Test func aSaveThatFailsPostsNoDidSave() throws {

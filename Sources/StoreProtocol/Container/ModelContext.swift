@@ -101,6 +101,12 @@ public final class ModelContext {
             if existing.state == .deleted { existing.state = existing.baseline == nil ? .inserted : .persisted }
             return
         }
+        if let existing = registrations[id], existing.state != .deleted {
+            // Replacing the registration would leave the instance the caller holds untracked:
+            // its later changes would be lost. save() refuses instead.
+            secondInstances.append(id)
+            return
+        }
         guard let entity = container.schema.entity(for: T.self) else {
             // Unknown types are reported by save(), which can throw.
             unknownInserts.append(T.entityName)
@@ -113,6 +119,9 @@ public final class ModelContext {
 
     /// Entity names of inserted models the schema does not hold; `save()` throws for them.
     private var unknownInserts: [String] = []
+    /// Identifiers of models inserted while the context held another instance of them; `save()`
+    /// throws for them.
+    private var secondInstances: [PersistentIdentifier] = []
 
     /// Marks a model for deletion at the next ``save()``. Deleting a model inserted since the last
     /// save just forgets it.
@@ -207,6 +216,7 @@ public final class ModelContext {
     /// models to their last saved values.
     public func rollback() {
         unknownInserts.removeAll()
+        secondInstances.removeAll()
         undo?.manager.removeAllActions()
         undo?.checkpoint.removeAll()
         for (id, registration) in registrations {
@@ -286,6 +296,12 @@ public final class ModelContext {
     ///   their saves.
     public func save() throws {
         if let unknown = unknownInserts.first { throw DataStoreError.unknownEntity(unknown, in: container.schema) }
+        if let id = secondInstances.first {
+            throw DataStoreError(.constraintViolation,
+                "A model inserted as \(id) is another instance of a model this context holds; saving it would leave that "
+                + "instance untracked and its changes lost. Change the instance the context holds (context.model(for:)), "
+                + "or delete it first; nothing was saved.")
+        }
         try processPendingChanges()
         forgetModelsNoOneHolds()
         var plans: [Int: Plan] = [:]
@@ -306,6 +322,7 @@ public final class ModelContext {
             }
         }
         for storeIndex in plans.keys { try requireWritable(storeIndex) }
+        try refuseInsertsCollidingWithHeldModels(plans)
         postWillSave()
         var summary = SaveSummary()
         // Posted for what the stores took, also when a later store throws.
@@ -328,6 +345,47 @@ public final class ModelContext {
         }
         try resolvePendingRelationships()   // models a collision re-registered
         refreshUndoCheckpoint()
+    }
+
+    /// Refuses inserts that a unique constraint would make updates of a stored model this context
+    /// holds as another instance: the store would update it, and the instance held would be
+    /// dropped from the context with its changes. A collision with a model the context does not
+    /// hold becomes an update, as SwiftData's.
+    /// - Complexity: O(*r*) for *r* registered models of the inserted models' entities with
+    ///   unique constraints; nothing without such inserts.
+    private func refuseInsertsCollidingWithHeldModels(_ plans: [Int: Plan]) throws {
+        let inserts = plans.values.flatMap(\.inserted).filter { !$0.0.entity.uniqueConstraints.isEmpty }
+        guard !inserts.isEmpty else { return }
+        let entities = Set(inserts.map(\.0.entity.name))
+        let updated = Dictionary(plans.values.flatMap(\.updated).map { ($0.1.persistentIdentifier, $0.1.values) }, uniquingKeysWith: { a, _ in a })
+        var held: [String: [[SnapshotValue]: PersistentIdentifier]] = [:]
+        for (id, registration) in registrations where registration.state == .persisted && entities.contains(registration.entity.name) {
+            guard let values = updated[id] ?? registration.baseline else { continue }
+            for (index, constraint) in registration.entity.uniqueConstraints.enumerated() {
+                guard let key = Self.uniqueKey(constraint, values) else { continue }
+                held["\(registration.entity.name)#\(index)", default: [:]][key] = id
+            }
+        }
+        for (registration, snapshot) in inserts {
+            for (index, constraint) in registration.entity.uniqueConstraints.enumerated() {
+                guard let key = Self.uniqueKey(constraint, snapshot.values),
+                      let other = held["\(registration.entity.name)#\(index)"]?[key] else { continue }
+                throw DataStoreError(.constraintViolation,
+                    "Inserting \(snapshot.persistentIdentifier) would update \(other) (the same \(constraint.joined(separator: ", "))), "
+                    + "which this context holds as another instance; that instance would stop being tracked and its changes "
+                    + "would be lost. Change the instance the context holds, or delete it first; nothing was saved.")
+            }
+        }
+    }
+
+    /// A unique constraint's values, `nil` when one is absent or null (nulls never collide).
+    private static func uniqueKey(_ constraint: [String], _ values: [String: SnapshotValue]) -> [SnapshotValue]? {
+        var key: [SnapshotValue] = []
+        for name in constraint {
+            guard let value = values[name], value != .null else { return nil }
+            key.append(value)
+        }
+        return key
     }
 
     private func send(_ plan: Plan, to store: any DataStore) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
