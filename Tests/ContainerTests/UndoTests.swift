@@ -110,6 +110,16 @@ import Testing
         #expect(try stored() == ["Chile: Geysir", "Iceland: "])
     }
 
+    /// Saving is not a change to undo: after a save and an empty group, undo still undoes the insert.
+    @Test func aSaveIsNotAnUndoStep() throws {
+        context.insert(SuiteVoyage(name: "Peru"))
+        try context.save()
+        try context.processPendingChanges()
+        context.undoManager?.undo()
+        try context.save()
+        #expect(try stored() == ["Chile: ", "Iceland: Geysir"])
+    }
+
     @Test func rollbackRemovesEveryAction() throws {
         iceland.name = "Iceland in June"
         try context.processPendingChanges()
