@@ -30,7 +30,7 @@ enum SchemaMigrator {
         var steps: [DataStoreMigrationRequest.Step] = []
         var changes: [SchemaChange] = []
         var result: StoredSchema
-        if let plan, let path = try stagePath(plan, recorded: recorded, schema: schema) {
+        if let plan, let path = stagePath(plan, recorded: recorded, schema: schema) {
             var current = recorded
             for (from, to) in path {
                 let stage = plan.stages.first { $0.fromVersion.versionIdentifier == from.versionIdentifier && $0.toVersion.versionIdentifier == to.versionIdentifier }
@@ -49,6 +49,14 @@ enum SchemaMigrator {
                     steps.append(.verify(store, target))
                 }
             }
+            // A store opened with other models than the plan's last version (a subset, say)
+            // goes the rest of the way lightweight.
+            if !current.holds(schema) {
+                let rest = try Lightweight(store: store, from: current, to: schema, keepingAbsentEntities: true)
+                steps.append(.rows(RowMigration(rest.changes)))
+                changes += rest.changes
+                current = rest.result
+            }
             result = current
         } else {
             let direct = try Lightweight(store: store, from: recorded, to: schema, keepingAbsentEntities: true)
@@ -65,7 +73,7 @@ enum SchemaMigrator {
     /// The consecutive pairs of the plan's versions from the one the store holds to the one it is
     /// opened with; `nil` when the plan does not list both (the store then migrates lightweight).
     private static func stagePath(_ plan: any SchemaMigrationPlan.Type, recorded: StoredSchema,
-                                  schema: Schema) throws -> [(any VersionedSchema.Type, any VersionedSchema.Type)]? {
+                                  schema: Schema) -> [(any VersionedSchema.Type, any VersionedSchema.Type)]? {
         let versions = plan.schemas
         // A store written before it recorded versions is found by its content.
         let start = versions.firstIndex { $0.versionIdentifier == recorded.version }
