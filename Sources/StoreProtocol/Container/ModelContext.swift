@@ -93,8 +93,11 @@ public final class ModelContext {
 
     /// Registers a new model to be inserted at the next ``save()``, with the models its
     /// relationships hold that the context does not hold yet. Inserting a registered model
-    /// again does nothing; inserting a deleted one cancels its deletion. A model with the id of a
-    /// stored one updates the stored one when saved.
+    /// again does nothing; inserting a deleted one cancels its deletion. A model with the id (or
+    /// the unique values) of a stored one updates the stored one when saved, unless this context
+    /// holds the stored one as another instance: then ``save()`` throws
+    /// ``DataStoreError/Code/constraintViolation`` and saves nothing, since the held instance
+    /// would stop being tracked.
     public func insert<T: PersistentModel>(_ model: T) {
         let id = model.persistentModelID
         if let existing = registrations[id], existing.model === model {
