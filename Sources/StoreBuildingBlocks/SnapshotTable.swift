@@ -250,20 +250,11 @@ struct EntityRows: Sendable {
 
     func row(_ key: SnapshotValue) -> DefaultSnapshot? { slotByKey[key].flatMap { slots[$0] } }
 
-    /// The values of a unique constraint, `nil` when one is null (nulls never collide).
-    func constraintKey(_ constraint: Int, _ values: [String: SnapshotValue]) -> [SnapshotValue]? {
-        var key: [SnapshotValue] = []
-        for name in entity.uniqueConstraints[constraint] {
-            guard let value = values[name], value != .null else { return nil }
-            key.append(value)
-        }
-        return key
-    }
 
     /// The primary key of a stored row that shares a unique constraint with `values`.
     func collision(with values: [String: SnapshotValue], excluding primaryKey: SnapshotValue?) -> SnapshotValue? {
         for constraint in uniqueIndices.indices {
-            guard let key = constraintKey(constraint, values), let owner = uniqueIndices[constraint][key] else { continue }
+            guard let key = entity.uniqueKey(constraint, in: values), let owner = uniqueIndices[constraint][key] else { continue }
             if owner != primaryKey { return owner }
         }
         return nil
@@ -293,7 +284,7 @@ struct EntityRows: Sendable {
             sequences.append(sequence)
         }
         for constraint in uniqueIndices.indices {
-            if let constraintKey = constraintKey(constraint, snapshot.values) { uniqueIndices[constraint][constraintKey] = key }
+            if let constraintKey = entity.uniqueKey(constraint, in: snapshot.values) { uniqueIndices[constraint][constraintKey] = key }
         }
         for index in indexes.indices { indexes[index].insert(snapshot.values, primaryKey: key, sequence: sequence) }
     }
@@ -325,7 +316,7 @@ struct EntityRows: Sendable {
         sequences[place.slot] = place.sequence
         slotByKey[key] = place.slot
         for constraint in uniqueIndices.indices {
-            if let constraintKey = constraintKey(constraint, snapshot.values) { uniqueIndices[constraint][constraintKey] = key }
+            if let constraintKey = entity.uniqueKey(constraint, in: snapshot.values) { uniqueIndices[constraint][constraintKey] = key }
         }
         for index in indexes.indices { indexes[index].insert(snapshot.values, primaryKey: key, sequence: place.sequence) }
     }
@@ -349,7 +340,7 @@ struct EntityRows: Sendable {
 
     private mutating func removeFromIndices(_ snapshot: DefaultSnapshot, sequence: Int) {
         for constraint in uniqueIndices.indices {
-            if let key = constraintKey(constraint, snapshot.values) { uniqueIndices[constraint][key] = nil }
+            if let key = entity.uniqueKey(constraint, in: snapshot.values) { uniqueIndices[constraint][key] = nil }
         }
         let key = snapshot.persistentIdentifier.primaryKey
         for index in indexes.indices { indexes[index].remove(snapshot.values, primaryKey: key, sequence: sequence) }

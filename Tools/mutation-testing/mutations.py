@@ -36,6 +36,7 @@ RELATIONSHIPS = "Sources/StoreProtocol/Container/ModelContext+Relationships.swif
 UNDO = "Sources/StoreProtocol/Container/ModelContext+Undo.swift"
 CHUNKS = "Sources/StoreBuildingBlocks/SortedChunks.swift"
 TIME_RANGE = "Sources/LogStore/TimeRange.swift"
+SCHEMA = "Sources/StoreProtocol/Model/Schema.swift"
 ROW_MIGRATION = "Sources/StoreProtocol/Migration/SchemaChange.swift"
 MIGRATOR = "Sources/StoreProtocol/Migration/SchemaMigrator.swift"
 LIGHTWEIGHT = "Sources/StoreProtocol/Migration/Lightweight.swift"
@@ -67,7 +68,7 @@ MUTATIONS = [
       "removeFromIndices(old, sequence: sequences[slot])\n        slots[slot] = nil", "slots[slot] = nil"),
     m("T17", "table", TABLE, "the undo of a failed save puts a deleted row back at the end, not in its place",
       "case .deleted(let previous, let place): rows.restore(previous, at: place)", "case .deleted(let previous, _): try? rows.put(previous)"),
-    m("T07", "table", TABLE, "nil values collide on unique constraints",
+    m("T07", "table", SCHEMA, "nil values collide on unique constraints",
       "guard let value = values[name], value != .null else { return nil }", "guard let value = values[name] else { return nil }"),
     m("T08", "table", TABLE, "a row collides with itself when it is rewritten",
       "if owner != primaryKey { return owner }", "return owner"),

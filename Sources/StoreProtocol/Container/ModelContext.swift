@@ -364,14 +364,14 @@ public final class ModelContext {
         var held: [String: [[SnapshotValue]: PersistentIdentifier]] = [:]
         for (id, registration) in registrations where registration.state == .persisted && entities.contains(registration.entity.name) {
             guard let values = updated[id] ?? registration.baseline else { continue }
-            for (index, constraint) in registration.entity.uniqueConstraints.enumerated() {
-                guard let key = Self.uniqueKey(constraint, values) else { continue }
+            for index in registration.entity.uniqueConstraints.indices {
+                guard let key = registration.entity.uniqueKey(index, in: values) else { continue }
                 held["\(registration.entity.name)#\(index)", default: [:]][key] = id
             }
         }
         for (registration, snapshot) in inserts {
             for (index, constraint) in registration.entity.uniqueConstraints.enumerated() {
-                guard let key = Self.uniqueKey(constraint, snapshot.values),
+                guard let key = registration.entity.uniqueKey(index, in: snapshot.values),
                       let other = held["\(registration.entity.name)#\(index)"]?[key] else { continue }
                 throw DataStoreError(.constraintViolation,
                     "Inserting \(snapshot.persistentIdentifier) would update \(other) (the same \(constraint.joined(separator: ", "))), "
@@ -379,16 +379,6 @@ public final class ModelContext {
                     + "would be lost. Change the instance the context holds, or delete it first; nothing was saved.")
             }
         }
-    }
-
-    /// A unique constraint's values, `nil` when one is absent or null (nulls never collide).
-    private static func uniqueKey(_ constraint: [String], _ values: [String: SnapshotValue]) -> [SnapshotValue]? {
-        var key: [SnapshotValue] = []
-        for name in constraint {
-            guard let value = values[name], value != .null else { return nil }
-            key.append(value)
-        }
-        return key
     }
 
     private func send(_ plan: Plan, to store: any DataStore) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {

@@ -180,3 +180,18 @@ extension Schema {
         public var description: String { name }
     }
 }
+
+extension Schema.Entity {
+    /// The values of unique constraint `constraint` (an index into ``uniqueConstraints``) in
+    /// `values`, `nil` when one is absent or null: nulls never collide. What a store indexes to
+    /// find collisions, and what the context compares with the models it holds.
+    /// - Complexity: O(*k*) for a constraint of *k* attributes.
+    public func uniqueKey(_ constraint: Int, in values: [String: SnapshotValue]) -> [SnapshotValue]? {
+        var key: [SnapshotValue] = []
+        for name in uniqueConstraints[constraint] {
+            guard let value = values[name], value != .null else { return nil }
+            key.append(value)
+        }
+        return key
+    }
+}
