@@ -168,7 +168,7 @@ public final class JSONStore: SnapshotTableStore {
                 + "Open it once with saving allowed; nothing was changed.")
         }
         try state.write(catchUp: { try $0.catchUp(files, cutTornTail: true) }) { state in
-            if !state.recordedSchema.isUnrecorded, state.recordedSchema.holds(schema) { return }   // another process did it
+            if !state.recordedSchema.isUnrecorded, state.recordedSchema.holds(state.storedSchema) { return }   // another process did it
             guard state.recordedSchema.isUnrecorded || state.recordedSchema.hasSameContent(as: request.recordedSchema) else {
                 throw DataStoreError(.incompatibleSchema,
                     "The JSON store \(files.base) was migrated to another schema by another process while this one opened it. "

@@ -26,9 +26,16 @@ struct JSONStoreFiles: Sendable {
 /// unchanged; a stale state appending to the new journal loses saves).
 struct StoreState: Sendable {
     let schema: Schema
+    /// `schema`'s stored form, made once: every read and every row loaded compares with it.
+    let storedSchema: StoredSchema
     var table: SnapshotTable
     /// The schema the base file says its rows were written with.
-    var recordedSchema: StoredSchema = .unrecorded
+    var recordedSchema: StoredSchema = .unrecorded {
+        didSet { needsMigration = recordedSchema.needsMigration(toHold: storedSchema) }
+    }
+    /// Whether the rows were written with a schema that does not hold this one's: they are kept
+    /// unread (in `foreignRows`) until ``JSONStore/migrate(_:)`` rewrites them.
+    private(set) var needsMigration = false
     /// Rows of entities this schema does not hold, kept so that compaction does not drop them;
     /// while `needsMigration`, every row.
     var foreignRows: [String: OrderedRows] = [:]
@@ -42,19 +49,16 @@ struct StoreState: Sendable {
     var journal: OpenFile?
     var journalOffset: Int64 = 0
 
-    init(schema: Schema) {
+    init(schema: Schema, storedSchema: StoredSchema? = nil) {
         self.schema = schema
+        self.storedSchema = storedSchema ?? StoredSchema(schema)
         table = SnapshotTable(schema: schema)
     }
-
-    /// Whether the rows were written with a schema that does not hold this one's: they are kept
-    /// unread (in `foreignRows`) until ``JSONStore/migrate(_:)`` rewrites them.
-    var needsMigration: Bool { !recordedSchema.isUnrecorded && !recordedSchema.holds(schema) }
 
     /// The schema a new base file records: the recorded one while it holds this schema (it knows
     /// entities this schema lacks, and what it superseded), otherwise this schema's.
     var schemaToRecord: StoredSchema {
-        recordedSchema.isUnrecorded ? StoredSchema(schema) : recordedSchema
+        recordedSchema.isUnrecorded ? storedSchema : recordedSchema
     }
 
     // MARK: Reading the files
@@ -112,7 +116,7 @@ struct StoreState: Sendable {
 
     /// Reads the base file afresh (or starts empty when there is none), forgetting the journal.
     private mutating func reload(_ files: JSONStoreFiles) throws {
-        var fresh = StoreState(schema: schema)
+        var fresh = StoreState(schema: schema, storedSchema: storedSchema)
         if let base = try OpenFile.open(files.base) {
             let data = try base.read()
             let file = try BaseFile.decode(data, path: files.base)
@@ -242,7 +246,7 @@ struct StoreState: Sendable {
         var rows: [String: [[String: SnapshotValue]]] = [:]
         for entity in table.schema.entities { rows[entity.name] = table.snapshots(of: entity.name).map(\.values) }
         for (name, entityRows) in foreignRows { rows[name, default: []] += entityRows.all }
-        var fresh = StoreState(schema: schema)
+        var fresh = StoreState(schema: schema, storedSchema: storedSchema)
         fresh.recordedSchema = request.schema
         do {
             for (entity, entityRows) in try request.migrateRows(rows) {

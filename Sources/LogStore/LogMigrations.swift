@@ -114,9 +114,8 @@ extension LogMeta {
 
     /// Whether the log's records were written with a schema that does not hold `schema`: they
     /// must not be read or written as `schema`'s until the log is migrated.
-    func needsMigration(to opening: Schema) -> Bool {
-        guard let schema, !schema.isUnrecorded else { return false }
-        return !schema.holds(opening)
+    func needsMigration(to opening: StoredSchema) -> Bool {
+        schema?.needsMigration(toHold: opening) ?? false
     }
 
     /// Records a migration to `schema`: `migration` applies to records up to `lastTransaction`.

@@ -25,6 +25,8 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     public let configuration: LogStoreConfiguration
     public let identifier: String
     public let schema: Schema
+    /// `schema`'s stored form, made once: every read and write compares the log's with it.
+    private let storedSchema: StoredSchema
     private let files: LogFiles
     private let state: FileBackedState<LogState>
     private let counters = Locked(Statistics())
@@ -109,6 +111,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
         }
         self.configuration = configuration
         self.schema = schema
+        storedSchema = StoredSchema(schema)
         self.files = files
         identifier = state.meta?.storeIdentifier ?? UUID().uuidString
         timestampAttributes = attributes
@@ -147,7 +150,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     /// log is migrated, its older records would read wrongly (renamed attributes missing), and
     /// once another process migrated it, this one's records would be written in the old names.
     private func requireMigrated(_ state: LogState) throws {
-        guard let meta = state.meta, meta.needsMigration(to: schema) else { return }
+        guard let meta = state.meta, meta.needsMigration(to: storedSchema) else { return }
         let recorded = meta.recordedSchema
         throw DataStoreError(.incompatibleSchema,
             "The log store \(files.directory) holds records of another schema than this container's "
@@ -435,7 +438,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     public var recordedSchema: StoredSchema? {
         // Nothing here throws: the state is read as it is, without the files.
         try? state.read(isCurrent: { _ in true }, catchUp: { _ in }) { state in
-            state.meta.map(\.recordedSchema) ?? StoredSchema(schema)
+            state.meta.map(\.recordedSchema) ?? storedSchema
         }
     }
 
@@ -476,7 +479,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
         }
         try write(migrating: true) { state in
             guard let recorded = state.meta?.recordedSchema else { return }
-            if !recorded.isUnrecorded, recorded.holds(schema) { return }   // another process did it
+            if !recorded.isUnrecorded, recorded.holds(storedSchema) { return }   // another process did it
             guard recorded.isUnrecorded || recorded.hasSameContent(as: request.recordedSchema) else {
                 throw DataStoreError(.incompatibleSchema,
                     "The log store \(files.directory) was migrated to another schema by another process while this one opened it. "

@@ -21,7 +21,7 @@ public final class ModelContainer: Sendable {
     }
 
     /// Opens a store for each configuration, migrating each whose recorded schema does not hold
-    /// `schema` (``StoredSchema/holds(_:)``): through `migrationPlan`'s stages from the version
+    /// `schema` (`StoredSchema.holds(_:)`): through `migrationPlan`'s stages from the version
     /// the store holds to `schema`'s version when the plan lists both, otherwise by lightweight
     /// changes. A store written before stores recorded their schema (``StoredSchema/unrecorded``)
     /// is taken to hold the plan's first version (of the entities it holds) when there is a

@@ -15,6 +15,14 @@ public struct DataStoreMigrationRequest {
     public let changes: [SchemaChange]
     let steps: [Step]
 
+    init(recordedSchema: StoredSchema, schema: StoredSchema, changes: [SchemaChange], steps: [Step]) {
+        self.recordedSchema = recordedSchema
+        self.schema = schema
+        self.changes = changes
+        self.steps = steps
+        rowMigration = RowMigration(changes)
+    }
+
     enum Step {
         case rows(RowMigration)
         /// A custom stage's closure, run on a context over the rows as `schema`'s models see them.
@@ -30,9 +38,9 @@ public struct DataStoreMigrationRequest {
         steps.contains { if case .stage = $0 { true } else { false } }
     }
 
-    /// The lightweight changes as one row migration, for backends without custom stages to run
-    /// (or for their history records).
-    public var rowMigration: RowMigration { RowMigration(changes) }
+    /// The lightweight changes as one row migration, made once, for backends without custom
+    /// stages to run (or for their history records).
+    public let rowMigration: RowMigration
 
     /// The store's rows, entity name -> rows (each an attribute-name -> value dictionary with the
     /// primary key under `id`), migrated: renamed, defaulted, with removed attributes and entities

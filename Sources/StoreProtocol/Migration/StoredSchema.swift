@@ -147,9 +147,22 @@ public struct StoredSchema: Codable, Sendable, Hashable {
     /// `schema` has none (a widget's plain `Schema` of the same models reads a versioned store).
     /// Recorded entities that `schema` does not hold do not matter (another container, a
     /// widget's, may hold fewer models).
+    /// - Complexity: makes `schema`'s stored form: a store that checks often keeps that and calls
+    ///   the overload that takes a `StoredSchema`.
     public func holds(_ schema: Schema) -> Bool {
-        let opening = StoredSchema(schema)
-        return (opening.version == nil || version == opening.version) && opening.entities.allSatisfy { entity(named: $0.name) == $0 }
+        holds(StoredSchema(schema))
+    }
+
+    /// Whether data of this schema reads as `opening`'s (a schema's stored form) without migration.
+    public func holds(_ opening: StoredSchema) -> Bool {
+        (opening.version == nil || version == opening.version) && opening.entities.allSatisfy { entity(named: $0.name) == $0 }
+    }
+
+    /// Whether a store that recorded this schema must be migrated before its data is read or
+    /// written as `opening`'s: it is recorded (not ``unrecorded``) and does not hold `opening`.
+    /// Until then the store throws ``DataStoreError/Code/incompatibleSchema``.
+    public func needsMigration(toHold opening: StoredSchema) -> Bool {
+        !isUnrecorded && !holds(opening)
     }
 
     /// Whether `other` holds the same version and entities (whatever each superseded).

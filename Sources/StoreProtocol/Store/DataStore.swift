@@ -48,7 +48,7 @@ public protocol DataStore: AnyObject, Sendable {
     /// backend that records none and never migrates (the default). ``ModelContainer`` compares it with ``schema`` on open and calls
     /// ``migrate(_:)`` when they differ.
     ///
-    /// A store opened with a schema that its recorded one does not hold (``StoredSchema/holds(_:)``)
+    /// A store opened with a schema that its recorded one does not hold (``StoredSchema/needsMigration(toHold:)``)
     /// must not read its data as that schema's: until it is migrated, fetches and saves throw
     /// ``DataStoreError/Code/incompatibleSchema``.
     var recordedSchema: StoredSchema? { get }
