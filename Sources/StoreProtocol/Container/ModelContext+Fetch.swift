@@ -61,7 +61,7 @@ extension ModelContext {
             candidates[index].probe = try storedCopy(of: snapshot)
         }
         if pending {
-            for registration in registrations.values.sorted(by: { $0.order < $1.order }) where registration.state == .inserted {
+            for registration in registrations.mayHaveChanged() where registration.state == .inserted {
                 guard let model = registration.model as? T, !seen.contains(model.persistentModelID) else { continue }
                 candidates.append((model, model, nil))
             }
@@ -163,7 +163,7 @@ extension ModelContext {
 
     /// Whether the context holds unsaved inserts, deletes or changes of `T`.
     func hasPendingChanges<T: PersistentModel>(for type: T.Type) throws -> Bool {
-        try registrations.values.contains { $0.model is T ? try $0.isDirty() : false }
+        try registrations.mayHaveChanged().contains { $0.model is T ? try $0.isDirty() : false }
     }
 
     /// Asks a store, doing in memory what it prefers not to.
@@ -208,6 +208,12 @@ extension ModelContext {
         guard let entity = container.schema.entity(for: T.self) else { return }
         let registration = Registration(model: model, entity: entity, baseline: baseline, state: .persisted, order: takeOrder())
         registrations[model.persistentModelID] = registration
-        if !entity.relationships.isEmpty { pendingResolution.append(registration) }
+        if entity.relationships.isEmpty {
+            // Decoded from its stored values just now. (Otherwise: once its relationships are set.)
+            registration.arm(log: registrations.touches)
+            registration.settledWhileArmed = true
+        } else {
+            pendingResolution.append(registration)
+        }
     }
 }

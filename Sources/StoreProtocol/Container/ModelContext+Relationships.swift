@@ -64,6 +64,9 @@ extension ModelContext {
             }
         }
         if pruned { registration.baseline = baseline }
+        // It now holds its stored values, attributes and relationships alike.
+        registration.arm(log: registrations.touches)
+        registration.settledWhileArmed = true
     }
 
     /// Fetches and registers the stored models of `type` with these primary keys, in one store
@@ -121,7 +124,7 @@ extension ModelContext {
     /// Inserts every model reachable through relationships from `start` (every model the
     /// context holds when `nil`) that the context does not hold.
     func insertRelatedModels(from start: [Registration]? = nil) {
-        var pending = (start ?? Array(registrations.values)).filter { $0.state != .deleted && !$0.entity.relationships.isEmpty }
+        var pending = (start ?? registrations.mayHaveChanged()).filter { $0.state != .deleted && !$0.entity.relationships.isEmpty }
         while let registration = pending.popLast() {
             for relationship in registration.entity.relationships {
                 for member in registration.entity.relationshipAccess[relationship.name]?.members(registration.model) ?? [] {
@@ -139,8 +142,8 @@ extension ModelContext {
     /// to-one inverse that named another model is taken from it. Deleted models too: a member
     /// taken out before the delete is no longer the delete rule's business.
     private func keepInversesInStep() {
-        let related = registrations.values.filter { !$0.entity.relationships.isEmpty }
-        for registration in related.sorted(by: { $0.order < $1.order }) {
+        // A settled model's relationships are as stored: nothing to bring in step.
+        for registration in registrations.mayHaveChanged() where !registration.entity.relationships.isEmpty {
             for relationship in registration.entity.relationships {
                 guard let inverseName = relationship.inverse,
                       let access = registration.entity.relationshipAccess[relationship.name],
@@ -167,7 +170,7 @@ extension ModelContext {
 
     /// Cascades deletions, refuses a denied one, and nullifies inverses.
     private func applyDeleteRules() throws {
-        let deleted = registrations.values.filter { $0.state == .deleted }.sorted { $0.deleteOrder < $1.deleteOrder }
+        let deleted = registrations.mayHaveChanged().filter { $0.state == .deleted }.sorted { $0.deleteOrder < $1.deleteOrder }
         guard deleted.contains(where: { !$0.entity.relationships.isEmpty }) else { return }
         // Everything a cascade reaches, before changing anything, so that a denial changes nothing.
         var deleting = Set(deleted.map { $0.model.persistentModelID })

@@ -89,7 +89,10 @@ extension ModelContext {
             }
             manager.context = self
             var recorder = UndoRecorder(manager: manager)
-            for registration in registrations.values { recorder.checkpoint[registration.model.persistentModelID] = (registration.model, state(of: registration)) }
+            // Settled models are as stored, which is what a model missing from the checkpoint is.
+            for registration in registrations.mayHaveChanged() {
+                recorder.checkpoint[registration.model.persistentModelID] = (registration.model, state(of: registration))
+            }
             undo = recorder
         }
     }
@@ -113,8 +116,12 @@ extension ModelContext {
     func closeUndoGroup() {
         guard var recorder = undo else { return }
         var group: [UndoChange] = []
-        for registration in registrations.values.sorted(by: { $0.order < $1.order }) {
+        // Those that may have changed, and those whose checkpoint may be older than their values.
+        var looked = Set<PersistentIdentifier>()
+        let checkpointed = recorder.checkpoint.keys.compactMap { registrations[$0] }
+        for registration in (registrations.mayHaveChanged() + checkpointed).sorted(by: { $0.order < $1.order }) {
             let id = registration.model.persistentModelID
+            guard looked.insert(id).inserted else { continue }
             let before = recorder.checkpoint[id]?.state ?? (registration.state == .inserted ? .absent : .stored(registration.baseline ?? [:]))
             let after = state(of: registration)
             guard !Self.same(before, after, id) else { continue }
@@ -169,6 +176,7 @@ extension ModelContext {
             let id = change.model.persistentModelID
             let registration = registrations[id]
             let stored = registration.map { $0.baseline != nil } ?? false
+            registrations.unsettle(id)
             switch target {
             case .absent:
                 if let registration, stored {

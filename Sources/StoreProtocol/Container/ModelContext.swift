@@ -2,11 +2,14 @@ import Foundation
 
 /// Tracks models and saves their changes: SwiftData's `ModelContext`.
 ///
-/// A context keeps one instance per identifier (its identity map). It notices changes by
-/// comparing a registered model's current snapshot with the one last saved or fetched. At each
-/// ``save()``, a stored model that nothing outside the context holds any more is compared once
-/// more and then forgotten, so ``hasChanges`` and ``save()`` encode the models held outside the
-/// context (and those let go since the last save), not every model the context ever fetched.
+/// A context keeps one instance per identifier (its identity map). It notices changes to a
+/// model of an `@Observable` type by observing it: once the context has seen such a model hold
+/// its stored values, the model costs a save nothing until one of its properties is set. It
+/// notices changes to other models by comparing a model's current snapshot with the one last
+/// saved or fetched. At each ``save()``, a stored model that nothing outside the context holds
+/// any more is compared once more and then forgotten. So ``hasChanges`` and ``save()`` cost the
+/// models changed, plus the plain (not observable) models held outside the context, not every
+/// model the context ever fetched.
 ///
 /// Not Sendable, like SwiftData's: make one context per task on a shared ``ModelContainer``.
 public final class ModelContext {
@@ -16,7 +19,9 @@ public final class ModelContext {
     public var author: String?
 
     let editingID = EditingState.makeID()
-    var registrations: [PersistentIdentifier: Registration] = [:]
+    var registrations = RegistrationTable()
+    /// How many models the last pass over every registration left (``forgetModelsNoOneHolds()``).
+    var countAfterFullSweep = 0
     var nextOrder = 0
     /// Models given stored values whose relationships are not set yet
     /// (``resolvePendingRelationships()``).
@@ -43,6 +48,10 @@ public final class ModelContext {
         private let holder: any ModelHolder
         var model: any PersistentModel { holder.model }
         let entity: Schema.Entity
+        /// Watches a model of an `@Observable` type for changes; `nil` for other types.
+        let watch: ChangeWatch?
+        /// Whether the model held its ``baseline`` when its ``watch`` was last armed.
+        var settledWhileArmed = false
         /// The values last saved or fetched; `nil` for a model inserted and not yet saved.
         var baseline: [String: SnapshotValue]?
         var state: State
@@ -55,6 +64,7 @@ public final class ModelContext {
             func hold<Model: PersistentModel>(_ model: Model) -> any ModelHolder { TypedModelHolder(model) }
             holder = hold(model)
             self.entity = entity
+            watch = entity.observation.map { _ in ChangeWatch(model.persistentModelID) }
             self.baseline = baseline
             self.state = state
             self.order = order
@@ -76,8 +86,22 @@ public final class ModelContext {
         /// Whether nothing but this registration holds the model: then no one can change it.
         var isHeldOnlyByTheContext: Bool { holder.isUniquelyReferenced() }
 
+        /// Whether the model is stored and cannot have changed since it held its stored values:
+        /// its watch has been armed since, and no property was set.
+        var isSettled: Bool { state == .persisted && settledWhileArmed && watch?.isArmed == true }
+
+        /// Starts watching the model (for an `@Observable` type) unless its watch is armed; the
+        /// caller says when the model is known to hold its ``baseline`` (``settledWhileArmed``).
+        func arm(log: TouchLog) {
+            guard let watch, let observation = entity.observation, !watch.isArmed else { return }
+            settledWhileArmed = false
+            watch.arm(reading: { observation.readProperties(model) }, log: log)
+        }
+
         /// Whether a persisted model's values differ from its baseline.
+        /// - Complexity: O(1) for a settled model; one encode otherwise.
         func isDirty() throws -> Bool {
+            if isSettled { return false }
             guard state == .persisted, let baseline else { return state != .persisted }
             return DefaultSnapshot(persistentIdentifier: model.persistentModelID, values: try currentValues())
                 .changedAttributes(from: baseline).isEmpty == false
@@ -136,6 +160,7 @@ public final class ModelContext {
             case .persisted:
                 registration.state = .deleted
                 registration.deleteOrder = takeOrder()
+                registrations.unsettle(id)
             case .deleted: break
             }
             return
@@ -155,7 +180,7 @@ public final class ModelContext {
         try requireWritable(index)
         let store = container.stores[index]
         try store.delete(DataStoreBatchDeleteRequest<T>(editingState: editingState, predicate: predicate))
-        for (id, registration) in registrations where registration.model is T {
+        for (id, registration) in registrations.byIdentifier where registration.model is T {
             if let predicate {
                 guard let model = registration.model as? T, (try? predicate.evaluate(model)) == true else { continue }
             }
@@ -164,10 +189,12 @@ public final class ModelContext {
     }
 
     /// Whether a ``save()`` would change anything.
-    /// - Complexity: O(*n*) encodes for *n* registered models: those held outside the context,
-    ///   and those let go since the last save (which the save forgets once compared).
+    /// - Complexity: one encode for each inserted or deleted model, each `@Observable` model set
+    ///   since it was fetched or saved, and each other model held outside the context or let go
+    ///   since the last save (which the save forgets once compared). Unchanged `@Observable`
+    ///   models cost nothing.
     public var hasChanges: Bool {
-        registrations.values.contains { (try? $0.isDirty()) ?? true }
+        registrations.mayHaveChanged().contains { (try? $0.isDirty()) ?? true }
     }
 
     /// Forgets stored models that are unchanged and that nothing but the context holds (no
@@ -181,38 +208,42 @@ public final class ModelContext {
     ///
     /// Models that hold each other (the two sides of an inverse relationship) hold each other
     /// outside the context's reach, and stay registered while the context lives.
-    /// - Complexity: O(*n*) reference checks for *n* registered models, and one encode of each
-    ///   model nothing else holds.
+    ///
+    /// Settled `@Observable` models (unchanged, see ``RegistrationTable``) are looked at only
+    /// when the context holds twice as many models as the last time it looked at all of them:
+    /// a save stays O(changes) for them, and they are forgotten within a doubling.
+    /// - Complexity: O(*u*) reference checks for *u* models not settled, and one encode of each
+    ///   of them nothing else holds; amortized O(1) per model registered for the others.
     func forgetModelsNoOneHolds() {
-        while true {
-            let forgotten = registrations.compactMap { id, registration in
-                registration.state == .persisted && registration.isHeldOnlyByTheContext && (try? registration.isDirty()) == false ? id : nil
-            }
-            guard !forgotten.isEmpty else { break }
-            // Forgetting a model lets go of the models its relationships hold: look again.
-            for id in forgotten { registrations[id] = nil }
+        func forgettable(_ registration: Registration) -> Bool {
+            registration.state == .persisted && registration.isHeldOnlyByTheContext && (try? registration.isDirty()) == false
         }
-        // A dictionary keeps its capacity: after forgetting most of 100,000 models, each pass
-        // over the registrations would walk 200,000 empty slots.
-        if registrations.capacity > 4 * max(registrations.count, 1_024) {
-            registrations = Dictionary(uniqueKeysWithValues: registrations.map { ($0.key, $0.value) })
+        if registrations.count >= 2 * max(countAfterFullSweep, 512) {
+            // Forgetting a model lets go of the models its relationships hold: look again.
+            while registrations.removeAll(where: forgettable) > 0 {}
+            countAfterFullSweep = registrations.count
+        } else {
+            while true {
+                let forgotten = registrations.mayHaveChanged().filter(forgettable)
+                guard !forgotten.isEmpty else { break }
+                for registration in forgotten { registrations[registration.model.persistentModelID] = nil }
+            }
         }
     }
 
     /// Models inserted and not yet saved.
     public var insertedModelsArray: [any PersistentModel] {
-        registrations.values.filter { $0.state == .inserted }.sorted { $0.order < $1.order }.map(\.model)
+        registrations.mayHaveChanged().filter { $0.state == .inserted }.map(\.model)
     }
 
     /// Models deleted and not yet saved.
     public var deletedModelsArray: [any PersistentModel] {
-        registrations.values.filter { $0.state == .deleted }.sorted { $0.deleteOrder < $1.deleteOrder }.map(\.model)
+        registrations.mayHaveChanged().filter { $0.state == .deleted }.sorted { $0.deleteOrder < $1.deleteOrder }.map(\.model)
     }
 
     /// Stored models changed and not yet saved.
     public var changedModelsArray: [any PersistentModel] {
-        registrations.values.filter { $0.state == .persisted && ((try? $0.isDirty()) ?? true) }
-            .sorted { $0.order < $1.order }.map(\.model)
+        registrations.mayHaveChanged().filter { $0.state == .persisted && ((try? $0.isDirty()) ?? true) }.map(\.model)
     }
 
     /// Drops pending changes: forgets unsaved inserts, cancels deletions, and returns changed
@@ -222,9 +253,9 @@ public final class ModelContext {
         secondInstances.removeAll()
         undo?.manager.removeAllActions()
         undo?.checkpoint.removeAll()
-        for (id, registration) in registrations {
+        for registration in registrations.mayHaveChanged() {
             switch registration.state {
-            case .inserted: registrations[id] = nil
+            case .inserted: registrations[registration.model.persistentModelID] = nil
             case .deleted, .persisted:
                 registration.state = .persisted
                 if let baseline = registration.baseline { try? restore(registration, to: baseline) }
@@ -308,16 +339,22 @@ public final class ModelContext {
         try processPendingChanges()
         forgetModelsNoOneHolds()
         var plans: [Int: Plan] = [:]
-        for registration in registrations.values.sorted(by: { $0.order < $1.order }) {
+        for registration in registrations.mayHaveChanged() {
             let storeIndex = try container.storeIndex(forEntityNamed: registration.entity.name)
             let id = registration.model.persistentModelID
+            // Watched from before the values are read: a change made after (by a willSave
+            // observer, say) disarms the watch, so the saved model is not taken as settled.
+            if registration.state != .deleted { registration.arm(log: registrations.touches) }
             switch registration.state {
             case .inserted:
                 plans[storeIndex, default: Plan()].inserted.append(
                     (registration, DefaultSnapshot(persistentIdentifier: id, values: try registration.currentValues())))
             case .persisted:
                 let current = DefaultSnapshot(persistentIdentifier: id, values: try registration.currentValues())
-                if current.changedAttributes(from: registration.baseline ?? [:]).isEmpty { continue }
+                if current.changedAttributes(from: registration.baseline ?? [:]).isEmpty {
+                    registration.settledWhileArmed = true
+                    continue
+                }
                 plans[storeIndex, default: Plan()].updated.append((registration, current))
             case .deleted:
                 plans[storeIndex, default: Plan()].deleted.append(
@@ -362,7 +399,7 @@ public final class ModelContext {
         let entities = Set(inserts.map(\.0.entity.name))
         let updated = Dictionary(plans.values.flatMap(\.updated).map { ($0.1.persistentIdentifier, $0.1.values) }, uniquingKeysWith: { a, _ in a })
         var held: [String: [[SnapshotValue]: PersistentIdentifier]] = [:]
-        for (id, registration) in registrations where registration.state == .persisted && entities.contains(registration.entity.name) {
+        for (id, registration) in registrations.byIdentifier where registration.state == .persisted && entities.contains(registration.entity.name) {
             guard let values = updated[id] ?? registration.baseline else { continue }
             for index in registration.entity.uniqueConstraints.indices {
                 guard let key = registration.entity.uniqueKey(index, in: values) else { continue }
@@ -403,6 +440,7 @@ public final class ModelContext {
             let id = snapshot.persistentIdentifier
             registration.state = .persisted
             registration.baseline = snapshot.values
+            registration.settledWhileArmed = true   // armed before its values were read
             guard let storedID = result.remappedIdentifiers[id] else { continue }
             // A unique-constraint collision: this instance now stands for the stored model.
             registrations[id] = nil
@@ -410,7 +448,10 @@ public final class ModelContext {
             if let stored = result.snapshotsToReregister[storedID] { try? restore(registration, to: stored.values) }
         }
         for (registration, snapshot) in plan.updated {
-            registration.baseline = result.snapshotsToReregister[snapshot.persistentIdentifier]?.values ?? snapshot.values
+            let stored = result.snapshotsToReregister[snapshot.persistentIdentifier]?.values
+            registration.baseline = stored ?? snapshot.values
+            // Armed before its values were read; values the store changed are compared again.
+            registration.settledWhileArmed = stored == nil
         }
         for (_, snapshot) in plan.deleted { registrations[snapshot.persistentIdentifier] = nil }
     }

@@ -115,6 +115,8 @@ extension Schema {
         let relationshipAccess: [String: RelationshipAccess]
         /// The model types the relationships lead to.
         let destinationTypes: [any PersistentModel.Type]
+        /// How the context watches models of an `@Observable` type; `nil` for other types.
+        let observation: ModelObservation?
 
         init<Model: PersistentModel>(_ type: Model.Type) {
             let attributes = ModelAttributes.of(type)
@@ -164,6 +166,7 @@ extension Schema {
             }
             relationshipAccess = Dictionary(attributes.relationships.map { ($0.name, $0.metadata.access) }, uniquingKeysWith: { a, _ in a })
             destinationTypes = attributes.relationships.map(\.metadata.destination)
+            observation = ModelObservation(attributes)
             uniqueConstraints = metadata.unique.map { names($0, "unique") }
             indices = metadata.indexed.map { names($0, "indexed") }
             preservedOnDeletion = Set(names(metadata.preservedOnDeletion, "preserved-on-deletion"))

@@ -1,0 +1,90 @@
+import Observation
+
+/// How a context hears that an `@Observable` model changed, so that a save need not encode every
+/// model it holds to find the few that changed.
+///
+/// The context *arms* a watch when it knows the model holds its stored values: it reads every
+/// attribute and relationship of the model inside `withObservationTracking`. Observation calls
+/// back on the first change to any of them, before the value is set; the callback disarms the
+/// watch and logs the model's identifier in the context's ``TouchLog``. So, as long as a watch is
+/// armed, the model still holds the values it held when the watch was armed.
+///
+/// Why it is sound: `@Observable` routes every write of a tracked property (a set, an in-place
+/// mutation through `_modify`, a write through a key path) through `withMutation`, which calls
+/// back. What it cannot see is a write that bypasses the property: a property marked
+/// `@ObservationIgnored`, or a reference type inside an attribute mutated in place. A model type
+/// is observed only if it conforms to `Observable`, and its attributes are read through the
+/// key paths its metadata lists, so an ignored attribute is the user's declaration to avoid
+/// (`ObservedModelTests` shows what happens then).
+///
+/// Cost: arming registers one observer per property with the model's registrar (about as much
+/// as encoding the model once); a watch is armed at most once between two changes.
+final class ChangeWatch: Sendable {
+    private struct State {
+        var isArmed = false
+        var identifier: PersistentIdentifier
+    }
+    private let state: Locked<State>
+
+    init(_ identifier: PersistentIdentifier) {
+        state = Locked(State(identifier: identifier))
+    }
+
+    /// Whether no change happened since the watch was armed.
+    var isArmed: Bool { state.withLock { $0.isArmed } }
+
+    /// The identifier logged on a change: the registration's key, which a unique-constraint
+    /// collision changes to the stored model's.
+    func move(to identifier: PersistentIdentifier) {
+        state.withLock { $0.identifier = identifier }
+    }
+
+    /// Arms the watch unless it is armed: `read` reads every property to watch.
+    func arm(reading read: () -> Void, log: TouchLog) {
+        let wasArmed = state.withLock { state in
+            defer { state.isArmed = true }
+            return state.isArmed
+        }
+        guard !wasArmed else { return }
+        withObservationTracking(read) { [self] in
+            let identifier = state.withLock { state in
+                state.isArmed = false
+                return state.identifier
+            }
+            log.append(identifier)
+        }
+    }
+}
+
+/// The identifiers of observed models changed since the context last looked, appended by
+/// ``ChangeWatch`` callbacks (on whatever thread changed the model) and drained by the context.
+final class TouchLog: Sendable {
+    private let identifiers = Locked<[PersistentIdentifier]>([])
+
+    func append(_ identifier: PersistentIdentifier) {
+        identifiers.withLock { $0.append(identifier) }
+    }
+
+    func drain() -> [PersistentIdentifier] {
+        identifiers.withLock { identifiers in
+            defer { identifiers.removeAll() }
+            return identifiers
+        }
+    }
+}
+
+/// How to read every attribute and relationship of an `@Observable` model type through the
+/// key paths its metadata lists, for ``ChangeWatch/arm(reading:log:)``.
+struct ModelObservation {
+    let readProperties: (any PersistentModel) -> Void
+
+    /// `nil` for a type that is not `Observable`: the context compares its models by encoding them.
+    init?<Model: PersistentModel>(_ attributes: ModelAttributes<Model>) {
+        guard Model.self is any Observable.Type else { return nil }
+        let keyPaths: [PartialKeyPath<Model>] = attributes.attributes.map(\.keyPath) + attributes.relationships.map(\.metadata.keyPath)
+        readProperties = { model in
+            guard let model = model as? Model else { return }
+            for keyPath in keyPaths { _ = model[keyPath: keyPath] }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+/// The models a context knows, by identifier, and which of them may differ from their stored
+/// values.
+///
+/// A registration is *settled* when it is a stored model watched by an armed ``ChangeWatch``
+/// since the context last saw it hold its stored values (``ModelContext/Registration/isSettled``):
+/// it cannot have changed, so saves skip it. Every other registration's identifier is kept in
+/// `unsettled`, or in the touch log its watch appends to when its model changes. So
+/// ``mayHaveChanged()`` costs what may have changed, not what the context holds: models of a type
+/// that is not `@Observable` are never settled and are looked at by every save, as before.
+struct RegistrationTable {
+    typealias Registration = ModelContext.Registration
+
+    private(set) var byIdentifier: [PersistentIdentifier: Registration] = [:]
+    /// Identifiers of registrations that may not be settled (a superset: some may be settled or
+    /// gone since).
+    private var unsettled: Set<PersistentIdentifier> = []
+    /// Where the watches of this context's registrations log changes.
+    let touches = TouchLog()
+
+    /// The registration of a model; setting one counts it as unsettled.
+    subscript(identifier: PersistentIdentifier) -> Registration? {
+        get { byIdentifier[identifier] }
+        set {
+            byIdentifier[identifier] = newValue
+            if let newValue {
+                newValue.watch?.move(to: identifier)
+                unsettled.insert(identifier)
+            }
+        }
+    }
+
+    var values: Dictionary<PersistentIdentifier, Registration>.Values { byIdentifier.values }
+    var count: Int { byIdentifier.count }
+
+    /// Counts a registration as unsettled after a change its watch does not see (its state).
+    mutating func unsettle(_ identifier: PersistentIdentifier) {
+        unsettled.insert(identifier)
+    }
+
+    /// The registrations that may differ from their stored values, in the order they became
+    /// known: inserted, deleted, changed, or not watched.
+    /// - Complexity: O(*u* log *u*) for *u* registrations not settled since the last call, plus
+    ///   those changed since.
+    mutating func mayHaveChanged() -> [Registration] {
+        unsettled.formUnion(touches.drain())
+        var found: [Registration] = []
+        found.reserveCapacity(unsettled.count)
+        var settled: [PersistentIdentifier] = []
+        for identifier in unsettled {
+            if let registration = byIdentifier[identifier], !registration.isSettled {
+                found.append(registration)
+            } else {
+                settled.append(identifier)
+            }
+        }
+        for identifier in settled { unsettled.remove(identifier) }
+        return found.sorted { $0.order < $1.order }
+    }
+
+    /// Drops the registrations `shouldForget` selects.
+    /// - Complexity: O(*n*) for *n* registrations.
+    mutating func removeAll(where shouldForget: (Registration) -> Bool) -> Int {
+        let forgotten = byIdentifier.compactMap { shouldForget($0.value) ? $0.key : nil }
+        for identifier in forgotten { byIdentifier[identifier] = nil }
+        // A dictionary keeps its capacity: after forgetting most of 100,000 models, each pass
+        // over the registrations would walk 200,000 empty slots.
+        if byIdentifier.capacity > 4 * max(byIdentifier.count, 1_024) {
+            byIdentifier = Dictionary(uniqueKeysWithValues: byIdentifier.map { ($0.key, $0.value) })
+        }
+        return forgotten.count
+    }
+}
