@@ -40,19 +40,22 @@ final class Trip: PersistentModel {
             predicate: #Predicate { $0.startDate > later },
             sortBy: [SortDescriptor(\.startDate)]))
 
+        // The article prints; this prints into `seen`.
+        var seen: [String] = []
+        func print(_ items: Any...) { seen.append(items.map { "\($0)" }.joined(separator: " ")) }
+
         let token = try container.currentHistoryToken()
         iceland.destination = "Akureyri"
         context.delete(upcoming[0])
         try context.save()
 
-        var seen: [String] = []
         for transaction in try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(after: token)) {
             for change in transaction.changes {
                 switch change {
                 case .update(let update as DefaultHistoryUpdate<Trip>):
-                    seen.append("updated \(update.updatedAttributes.contains { $0 == \Trip.destination })")
+                    print("updated", update.updatedAttributes.contains { $0 == \Trip.destination })   // true
                 case .delete(let delete as DefaultHistoryDelete<Trip>):
-                    seen.append("deleted \(delete.tombstone[\.name] ?? "?")")
+                    print("deleted", delete.tombstone[\.name] ?? "?")                                 // Japan
                 default:
                     break
                 }

@@ -151,7 +151,7 @@ func alterTable(_ changes: [SchemaChange]) -> [String] {
     }
 }
 
-private func sqlLiteral(_ value: SnapshotValue) -> String {
+func sqlLiteral(_ value: SnapshotValue) -> String {
     switch value {
     case .int(let value): "\(value)"
     case .string(let value): "'\(value.replacingOccurrences(of: "'", with: "''"))'"

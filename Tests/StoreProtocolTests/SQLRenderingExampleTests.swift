@@ -2,29 +2,22 @@ import Foundation
 import StoreProtocol
 import Testing
 
-/// The README's example for backend authors: a translated predicate rendered as an SQLite
-/// `WHERE` clause, compiled and checked here.
-///
-/// It renders only what SQLite computes exactly as Swift does: integers and `Bool`s (stored as
-/// SQLite integers), `nil` checks of any attribute, `??`, and `&&`, `||`, `!`. `==` and `!=`
-/// become `IS` and `IS NOT`, which treat `NULL` as Swift treats `nil` (`nil == nil`). Anything
-/// else gives `nil`, and the store then lets the `Predicate` decide on models: strings (Swift
-/// compares by canonical equivalence, SQLite's `BINARY` by bytes), floating point, dates, UUIDs,
-/// `contains`, `starts(with:)`, and integers above `Int64.max`.
+/// A translated predicate as an SQLite WHERE clause, or nil where SQLite would not compute
+/// exactly what Swift does (then let the Predicate decide on models).
 func sqlWhere(_ expression: QueryExpression) -> String? {
     switch expression {
-    case .attribute(let attribute):
+    case .attribute(let attribute):           // integers and Bools, stored as SQLite integers
         guard attribute.type == .bool || attribute.type.isInteger else { return nil }
         return "\"\(attribute.name)\""
     case .constant(.null): return "NULL"
     case .constant(.int(let value)): return "\(value)"
     case .constant(.bool(let value)): return value ? "1" : "0"
-    case .constant: return nil
+    case .constant: return nil                // strings compare by canonical equivalence in Swift
     case let .comparison(.attribute(attribute), op, .constant(.null)) where op == .equal || op == .notEqual:
         return "\"\(attribute.name)\" \(op == .equal ? "IS" : "IS NOT") NULL"
     case let .comparison(lhs, op, rhs):
         guard let lhs = sqlWhere(lhs), let rhs = sqlWhere(rhs) else { return nil }
-        switch op {
+        switch op {                           // IS treats NULL as Swift treats nil
         case .equal: return "\(lhs) IS \(rhs)"
         case .notEqual: return "\(lhs) IS NOT \(rhs)"
         default: return "\(lhs) \(op.rawValue) \(rhs)"
@@ -35,13 +28,11 @@ func sqlWhere(_ expression: QueryExpression) -> String? {
     case let .or(lhs, rhs):
         guard let lhs = sqlWhere(lhs), let rhs = sqlWhere(rhs) else { return nil }
         return "(\(lhs) OR \(rhs))"
-    case .not(let operand):
-        return sqlWhere(operand).map { "NOT \($0)" }
+    case .not(let operand): return sqlWhere(operand).map { "NOT \($0)" }
     case let .coalesce(lhs, rhs):
         guard let lhs = sqlWhere(lhs), let rhs = sqlWhere(rhs) else { return nil }
         return "COALESCE(\(lhs), \(rhs))"
-    case .ifPresent, .string, .isMember:
-        return nil
+    case .ifPresent, .string, .isMember: return nil
     }
 }
 

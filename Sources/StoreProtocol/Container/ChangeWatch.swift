@@ -11,11 +11,11 @@ import Observation
 ///
 /// Why it is sound: `@Observable` routes every write of a tracked property (a set, an in-place
 /// mutation through `_modify`, a write through a key path) through `withMutation`, which calls
-/// back. What it cannot see is a write that bypasses the property: a property marked
-/// `@ObservationIgnored`, or a reference type inside an attribute mutated in place. A model type
-/// is observed only if it conforms to `Observable`, and its attributes are read through the
-/// key paths its metadata lists, so an ignored attribute is the user's declaration to avoid
-/// (`ObservedModelTests` shows what happens then).
+/// back. What it cannot see is a write that bypasses the accessors: a property marked
+/// `@ObservationIgnored` (a type with one is compared by encoding, see ``ModelObservation``),
+/// or an instance of a class inside an attribute, changed in place. Attributes are values (the
+/// framework stores what they encode), so the last is a model declaring a reference where it
+/// stores a value.
 ///
 /// Cost: arming registers one observer per property with the model's registrar (about as much
 /// as encoding the model once); a watch is armed at most once between two changes.
@@ -78,10 +78,17 @@ final class TouchLog: Sendable {
 struct ModelObservation {
     let readProperties: (any PersistentModel) -> Void
 
-    /// `nil` for a type that is not `Observable`: the context compares its models by encoding them.
+    /// `nil` for a type that is not `Observable`, or one with a property that observation does
+    /// not see: the context then compares its models by encoding them.
+    ///
+    /// Observation sees a property only through the accessors `@Observable` writes for it. An
+    /// `@ObservationIgnored` property keeps plain storage, so its key path reaches a stored
+    /// property: such a type is compared by encoding, as a plain model is.
     init?<Model: PersistentModel>(_ attributes: ModelAttributes<Model>) {
         guard Model.self is any Observable.Type else { return nil }
         let keyPaths: [PartialKeyPath<Model>] = attributes.attributes.map(\.keyPath) + attributes.relationships.map(\.metadata.keyPath)
+        let fields = StoredProperties.of(Model.self)
+        guard !keyPaths.contains(where: { StoredProperties.name(of: $0, among: fields) != nil }) else { return nil }
         readProperties = { model in
             guard let model = model as? Model else { return }
             for keyPath in keyPaths { _ = model[keyPath: keyPath] }

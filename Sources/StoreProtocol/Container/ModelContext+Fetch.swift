@@ -163,7 +163,7 @@ extension ModelContext {
 
     /// Whether the context holds unsaved inserts, deletes or changes of `T`.
     func hasPendingChanges<T: PersistentModel>(for type: T.Type) throws -> Bool {
-        try registrations.mayHaveChanged().contains { $0.model is T ? try $0.isDirty() : false }
+        try registrations.mayHaveChanged(inOrder: false).contains { $0.model is T ? try $0.isDirty() : false }
     }
 
     /// Asks a store, doing in memory what it prefers not to.

@@ -170,7 +170,7 @@ extension ModelContext {
 
     /// Cascades deletions, refuses a denied one, and nullifies inverses.
     private func applyDeleteRules() throws {
-        let deleted = registrations.mayHaveChanged().filter { $0.state == .deleted }.sorted { $0.deleteOrder < $1.deleteOrder }
+        let deleted = registrations.mayHaveChanged(inOrder: false).filter { $0.state == .deleted }.sorted { $0.deleteOrder < $1.deleteOrder }
         guard deleted.contains(where: { !$0.entity.relationships.isEmpty }) else { return }
         // Everything a cascade reaches, before changing anything, so that a denial changes nothing.
         var deleting = Set(deleted.map { $0.model.persistentModelID })

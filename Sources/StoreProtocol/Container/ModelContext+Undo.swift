@@ -90,7 +90,7 @@ extension ModelContext {
             manager.context = self
             var recorder = UndoRecorder(manager: manager)
             // Settled models are as stored, which is what a model missing from the checkpoint is.
-            for registration in registrations.mayHaveChanged() {
+            for registration in registrations.mayHaveChanged(inOrder: false) {
                 recorder.checkpoint[registration.model.persistentModelID] = (registration.model, state(of: registration))
             }
             undo = recorder
@@ -119,7 +119,7 @@ extension ModelContext {
         // Those that may have changed, and those whose checkpoint may be older than their values.
         var looked = Set<PersistentIdentifier>()
         let checkpointed = recorder.checkpoint.keys.compactMap { registrations[$0] }
-        for registration in (registrations.mayHaveChanged() + checkpointed).sorted(by: { $0.order < $1.order }) {
+        for registration in (registrations.mayHaveChanged(inOrder: false) + checkpointed).sorted(by: { $0.order < $1.order }) {
             let id = registration.model.persistentModelID
             guard looked.insert(id).inserted else { continue }
             let before = recorder.checkpoint[id]?.state ?? (registration.state == .inserted ? .absent : .stored(registration.baseline ?? [:]))

@@ -194,7 +194,7 @@ public final class ModelContext {
     ///   since the last save (which the save forgets once compared). Unchanged `@Observable`
     ///   models cost nothing.
     public var hasChanges: Bool {
-        registrations.mayHaveChanged().contains { (try? $0.isDirty()) ?? true }
+        registrations.mayHaveChanged(inOrder: false).contains { (try? $0.isDirty()) ?? true }
     }
 
     /// Forgets stored models that are unchanged and that nothing but the context holds (no
@@ -224,7 +224,7 @@ public final class ModelContext {
             countAfterFullSweep = registrations.count
         } else {
             while true {
-                let forgotten = registrations.mayHaveChanged().filter(forgettable)
+                let forgotten = registrations.mayHaveChanged(inOrder: false).filter(forgettable)
                 guard !forgotten.isEmpty else { break }
                 for registration in forgotten { registrations[registration.model.persistentModelID] = nil }
             }
@@ -238,7 +238,7 @@ public final class ModelContext {
 
     /// Models deleted and not yet saved.
     public var deletedModelsArray: [any PersistentModel] {
-        registrations.mayHaveChanged().filter { $0.state == .deleted }.sorted { $0.deleteOrder < $1.deleteOrder }.map(\.model)
+        registrations.mayHaveChanged(inOrder: false).filter { $0.state == .deleted }.sorted { $0.deleteOrder < $1.deleteOrder }.map(\.model)
     }
 
     /// Stored models changed and not yet saved.
@@ -253,7 +253,7 @@ public final class ModelContext {
         secondInstances.removeAll()
         undo?.manager.removeAllActions()
         undo?.checkpoint.removeAll()
-        for registration in registrations.mayHaveChanged() {
+        for registration in registrations.mayHaveChanged(inOrder: false) {
             switch registration.state {
             case .inserted: registrations[registration.model.persistentModelID] = nil
             case .deleted, .persisted:

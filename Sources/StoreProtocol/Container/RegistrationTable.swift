@@ -37,11 +37,11 @@ struct RegistrationTable {
         unsettled.insert(identifier)
     }
 
-    /// The registrations that may differ from their stored values, in the order they became
-    /// known: inserted, deleted, changed, or not watched.
+    /// The registrations that may differ from their stored values (inserted, deleted, changed,
+    /// or not watched), in the order they became known unless `inOrder` is `false`.
     /// - Complexity: O(*u* log *u*) for *u* registrations not settled since the last call, plus
-    ///   those changed since.
-    mutating func mayHaveChanged() -> [Registration] {
+    ///   those changed since; O(*u*) unordered.
+    mutating func mayHaveChanged(inOrder: Bool = true) -> [Registration] {
         unsettled.formUnion(touches.drain())
         var found: [Registration] = []
         found.reserveCapacity(unsettled.count)
@@ -54,7 +54,14 @@ struct RegistrationTable {
             }
         }
         for identifier in settled { unsettled.remove(identifier) }
-        return found.sorted { $0.order < $1.order }
+        // A set keeps its capacity, and iterating walks it: after 100,000 fetched models were
+        // forgotten, each call would walk 100,000 empty buckets.
+        if unsettled.capacity > 4 * max(unsettled.count, 64) {
+            var smaller = Set<PersistentIdentifier>(minimumCapacity: unsettled.count)
+            smaller.formUnion(unsettled)
+            unsettled = smaller
+        }
+        return inOrder ? found.sorted { $0.order < $1.order } : found
     }
 
     /// Drops the registrations `shouldForget` selects.
