@@ -34,6 +34,8 @@ ATTRIBUTE_INDEX = "Sources/StoreBuildingBlocks/AttributeIndex.swift"
 CANDIDATES = "Sources/StoreBuildingBlocks/IndexedCandidates.swift"
 RELATIONSHIPS = "Sources/StoreProtocol/Container/ModelContext+Relationships.swift"
 UNDO = "Sources/StoreProtocol/Container/ModelContext+Undo.swift"
+REGISTRATIONS = "Sources/StoreProtocol/Container/RegistrationTable.swift"
+WATCH = "Sources/StoreProtocol/Container/ChangeWatch.swift"
 CHUNKS = "Sources/StoreBuildingBlocks/SortedChunks.swift"
 TIME_RANGE = "Sources/LogStore/TimeRange.swift"
 SCHEMA = "Sources/StoreProtocol/Model/Schema.swift"
@@ -209,8 +211,8 @@ MUTATIONS = [
     m("C14", "context", CONTEXT, "a model let go is forgotten before inverses are in step",
       "        try processPendingChanges()\n        forgetModelsNoOneHolds()", "        forgetModelsNoOneHolds()\n        try processPendingChanges()"),
     m("C15", "context", CONTEXT, "a model changed and let go is forgotten without being compared",
-      "registration.isHeldOnlyByTheContext && (try? registration.isDirty()) == false ? id : nil",
-      "registration.isHeldOnlyByTheContext ? id : nil"),
+      "registration.state == .persisted && registration.isHeldOnlyByTheContext && (try? registration.isDirty()) == false\n",
+      "registration.state == .persisted && registration.isHeldOnlyByTheContext\n"),
     m("C16", "context", CONTEXT, "a model still held elsewhere is forgotten",
       "registration.state == .persisted && registration.isHeldOnlyByTheContext &&", "registration.state == .persisted &&"),
     m("U01", "context", UNDO, "undo applies what the group did instead of what was before it",
@@ -224,8 +226,25 @@ MUTATIONS = [
       "        try refuseInsertsCollidingWithHeldModels(plans)\n", "\n"),
     m("C18", "context", CONTEXT, "a second instance inserted with a held model's id replaces it",
       "            secondInstances.append(id)\n            return\n", "            secondInstances.removeAll()\n"),
-    m("C01", "context", CONTEXT, "changes sent in registration-table order, not the order they were made",
-      "for registration in registrations.values.sorted(by: { $0.order < $1.order }) {", "for registration in registrations.values {"),
+    # Watching @Observable models (issue 16): a save skips settled models, so each of these loses a change.
+    m("W01", "context", WATCH, "a change to a watched model is not logged, so no save looks at it",
+      "            log.append(identifier)\n", "            _ = identifier\n"),
+    m("W02", "context", WATCH, "a change to a watched model does not disarm its watch",
+      "                state.isArmed = false\n", "\n"),
+    m("W03", "context", CONTEXT, "a model counts as settled after a save whether or not a change disarmed its watch since",
+      "var isSettled: Bool { state == .persisted && settledWhileArmed && watch?.isArmed == true }",
+      "var isSettled: Bool { state == .persisted && settledWhileArmed && watch != nil }"),
+    m("W04", "context", WATCH, "a type with an @ObservationIgnored attribute is watched as if observation saw it",
+      "        guard !keyPaths.contains(where: { StoredProperties.name(of: $0, among: fields) != nil }) else { return nil }\n", "\n"),
+    m("W05", "context", CONTEXT, "deleting a settled model does not make the next save look at it",
+      "                registration.deleteOrder = takeOrder()\n                registrations.unsettle(id)\n",
+      "                registration.deleteOrder = takeOrder()\n"),
+    m("W06", "context", REGISTRATIONS, "a new registration is not counted as unsettled",
+      "                unsettled.insert(identifier)\n            }", "            }"),
+    m("W07", "context", CONTEXT, "settled models are never looked at again, so those no one holds are never forgotten",
+      "if registrations.count >= 2 * max(countAfterFullSweep, 512) {", "if false {"),
+    m("C01", "context", REGISTRATIONS, "changes sent in registration-table order, not the order they were made",
+      "return inOrder ? found.sorted { $0.order < $1.order } : found", "return found"),
     m("C02", "context", CONTEXT, "deletes sent in table order, not the order they were made",
       "plan.deleted.sort { $0.0.deleteOrder < $1.0.deleteOrder }", "_ = plan.deleted"),
     m("C03", "context", CONTEXT, "rollback keeps changed values", "if let baseline = registration.baseline { try? restore(registration, to: baseline) }",
@@ -234,7 +253,7 @@ MUTATIONS = [
       "            case .inserted: registrations[id] = nil\n            case .persisted:\n                registration.state = .deleted",
       "            case .inserted: registration.state = .deleted\n            case .persisted:\n                registration.state = .deleted"),
     m("C05", "context", CONTEXT, "a saved update's baseline is not advanced (the next save sends it again)",
-      "registration.baseline = result.snapshotsToReregister[snapshot.persistentIdentifier]?.values ?? snapshot.values", "_ = snapshot"),
+      "registration.baseline = stored ?? snapshot.values", "_ = snapshot"),
     m("C06", "context", CONTEXT, "a saved insert keeps no baseline (the next save sends every attribute again)",
       "registration.state = .persisted\n            registration.baseline = snapshot.values", "registration.state = .persisted"),
     m("C07", "context", CONTEXT, "a collision's instance is not re-registered under the stored identifier",

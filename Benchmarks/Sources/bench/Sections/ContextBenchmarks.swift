@@ -13,8 +13,12 @@ import StoreProtocol
 ///   same: its first save compares every trip once more and forgets them, a later save is
 ///   timed apart (the steady state);
 /// - a long-lived context that still holds every trip (an array kept alive) changes one and
-///   saves: every held model is encoded at every save, trips being plain classes the context
-///   cannot observe.
+///   saves: every held `Trip` is encoded at every save, trips being plain classes the context
+///   cannot observe; held `ObservedTrip`s (`@Observable`) are skipped unless they changed.
+///
+/// The three cases run on `Trip` and on `ObservedTrip`, each beside a fresh context of its own
+/// type; and, apart, what fetching every trip costs each type (an `ObservedTrip` is watched from
+/// its fetch on).
 ///
 /// A fresh context's run alternates with each long-lived run, so that both see the same machine
 /// (where this was written, an fsync took 0.3 ms in one phase of a run and 4 ms in the next);
@@ -33,35 +37,101 @@ func benchmarkContext(_ scale: Scale, in directory: String) throws -> [Result] {
     progress("Context: a JSON store of \(size.grouped) trips")
     let url = URL(filePath: directory + "/context-trips.json")
     let json = try ModelContainer(for: Trip.self, configurations: JSONStoreConfiguration(url: url))
-    try seed(json, with: records)
+    try seed(json, with: records, as: Trip.self)
     // Start from a compacted store, its writes on disk: the journal then holds only the timed saves.
     try (json.stores[0] as? JSONStore)?.compact()
     sync()
-    let jsonBench = ContextBench(area: "ModelContext, JSONStore", save: "durable save", container: json, records: records, scale: scale)
+    let jsonBench = ContextBench<Trip>(area: "ModelContext, JSONStore", save: "durable save", container: json, records: records, scale: scale)
     results += try jsonBench.run()
     try jsonBench.checkEveryTrip(
         in: ModelContainer(for: Trip.self, configurations: JSONStoreConfiguration(url: url)), "a container opened on the files")
 
+    progress("Context: a JSON store of \(size.grouped) @Observable trips")
+    let observedURL = URL(filePath: directory + "/context-observed-trips.json")
+    let observedJSON = try ModelContainer(for: ObservedTrip.self, configurations: JSONStoreConfiguration(url: observedURL))
+    try seed(observedJSON, with: records, as: ObservedTrip.self)
+    try (observedJSON.stores[0] as? JSONStore)?.compact()
+    sync()
+    let observedJSONBench = ContextBench<ObservedTrip>(
+        area: "ModelContext, JSONStore, @Observable", save: "durable save", container: observedJSON, records: records, scale: scale)
+    results += try observedJSONBench.run()
+    try observedJSONBench.checkEveryTrip(
+        in: ModelContainer(for: ObservedTrip.self, configurations: JSONStoreConfiguration(url: observedURL)), "a container opened on the files")
+
     progress("Context: a memory store of \(size.grouped) trips")
     let memory = try ModelContainer(for: Trip.self, configurations: MemoryStoreConfiguration())
-    try seed(memory, with: records)
-    let memoryBench = ContextBench(area: "ModelContext, MemoryStore", save: "save", container: memory, records: records, scale: scale)
+    try seed(memory, with: records, as: Trip.self)
+    let memoryBench = ContextBench<Trip>(area: "ModelContext, MemoryStore", save: "save", container: memory, records: records, scale: scale)
     results += try memoryBench.run()
     try memoryBench.checkEveryTrip(in: memory, "a fresh context")
+
+    progress("Context: a memory store of \(size.grouped) @Observable trips")
+    let observedMemory = try ModelContainer(for: ObservedTrip.self, configurations: MemoryStoreConfiguration())
+    try seed(observedMemory, with: records, as: ObservedTrip.self)
+    let observedMemoryBench = ContextBench<ObservedTrip>(
+        area: "ModelContext, MemoryStore, @Observable", save: "save", container: observedMemory, records: records, scale: scale)
+    results += try observedMemoryBench.run()
+    try observedMemoryBench.checkEveryTrip(in: observedMemory, "a fresh context")
+
+    results.append(try fetchEveryTripCost(plain: memory, observed: observedMemory, records: records, scale: scale))
     return results
 }
 
-private func seed(_ container: ModelContainer, with records: [TripRecord]) throws {
+private func seed<Model: ContextTrip>(_ container: ModelContainer, with records: [TripRecord], as type: Model.Type) throws {
     let context = ModelContext(container)
-    for record in records { context.insert(Trip(record)) }
+    for record in records { context.insert(Model(record)) }
     try context.save()
+}
+
+/// What fetching every trip into a new context costs an `@Observable` trip, which the context
+/// starts watching, beside a plain one, on memory stores of the same trips: runs alternate.
+private func fetchEveryTripCost(plain: ModelContainer, observed: ModelContainer, records: [TripRecord], scale: Scale) throws -> Result {
+    progress("Context: fetching every trip, @Observable and plain")
+    var plainTimes: [Double] = [], observedTimes: [Double] = []
+    for _ in 0..<(scale.slowRuns + 2) {
+        for (container, isObserved) in [(plain, false), (observed, true)] {
+            let context = ModelContext(container)
+            let start = DispatchTime.now().uptimeNanoseconds
+            let count = isObserved ? try context.fetch(FetchDescriptor<ObservedTrip>()).count : try context.fetch(FetchDescriptor<Trip>()).count
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            guard count == records.count else { throw BenchCheckFailed("fetched \(count) trips, not \(records.count)") }
+            if isObserved { observedTimes.append(seconds) } else { plainTimes.append(seconds) }
+        }
+    }
+    return Result(area: "ModelContext, MemoryStore", name: "fetch \(records.count.grouped) @Observable trips into a new context",
+                  unit: .time, ours: middle(observedTimes), referenceName: "the same, plain trips", reference: middle(plainTimes))
+}
+
+/// A trip model the context cases run on: `Trip` (plain) or `ObservedTrip` (`@Observable`).
+protocol ContextTrip: PersistentModel where ID == UUID {
+    init(_ record: TripRecord)
+    var name: String { get set }
+    var destination: String { get }
+    var startDate: Date { get }
+    var endDate: Date { get }
+    var visits: Int { get }
+    /// `#Predicate { $0.id == id }` written on the concrete type: on a generic one its key path
+    /// goes through the protocol, and stores cannot look the row up by key.
+    static func fetch(id: UUID, in context: ModelContext) throws -> [Self]
+}
+
+extension Trip: ContextTrip {
+    static func fetch(id: UUID, in context: ModelContext) throws -> [Trip] {
+        try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.id == id }))
+    }
+}
+
+extension ObservedTrip: ContextTrip {
+    static func fetch(id: UUID, in context: ModelContext) throws -> [ObservedTrip] {
+        try context.fetch(FetchDescriptor<ObservedTrip>(predicate: #Predicate { $0.id == id }))
+    }
 }
 
 /// Fetches every trip into `context` and lets them go: when this returns, nothing but the context
 /// holds them. Not inlined, so that no local of the caller keeps the array alive.
 @inline(never)
-private func fetchEveryTripAndLetGo(into context: ModelContext) throws -> Int {
-    try context.fetch(FetchDescriptor<Trip>()).count
+private func fetchEveryTripAndLetGo<Model: ContextTrip>(_ type: Model.Type, into context: ModelContext) throws -> Int {
+    try context.fetch(FetchDescriptor<Model>()).count
 }
 
 /// One timed unit of work: from its start to the end of its save, and the save alone.
@@ -89,7 +159,7 @@ private struct Beside {
 }
 
 /// The three cases on one container of `records`.
-private final class ContextBench {
+private final class ContextBench<Model: ContextTrip> {
     let area: String
     /// What a save is called in the rows: "durable save" for a store that flushes.
     let saveName: String
@@ -139,7 +209,7 @@ private final class ContextBench {
 
         progress("Context (\(area)): a context that holds \(size) trips, up to \(scale.saveRuns) saves")
         let holding = ModelContext(container)
-        let held = try holding.fetch(FetchDescriptor<Trip>())
+        let held = try holding.fetch(FetchDescriptor<Model>())
         guard held.count == records.count else { throw BenchCheckFailed("\(area): fetched \(held.count) trips, not \(size)") }
         let index = Dictionary(uniqueKeysWithValues: held.indices.map { (held[$0].id, $0) })
         var holdingRuns = Beside(), spent = 0.0
@@ -150,7 +220,7 @@ private final class ContextBench {
                 holdingRuns.ours.append(time)
                 spent += time.whole
             }
-            for trip in held where (holding.registeredModel(for: trip.persistentModelID) as Trip?) !== trip {
+            for trip in held where (holding.registeredModel(for: trip.persistentModelID) as Model?) !== trip {
                 throw BenchCheckFailed("\(area): a held trip, \(trip.id), is no longer the registered instance")
             }
         }
@@ -184,8 +254,8 @@ private final class ContextBench {
         return (id, name)
     }
 
-    private func fetchTrip(_ id: UUID, in context: ModelContext) throws -> Trip {
-        let found = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.id == id }))
+    private func fetchTrip(_ id: UUID, in context: ModelContext) throws -> Model {
+        let found = try Model.fetch(id: id, in: context)
         guard found.count == 1, let trip = found.first else { throw BenchCheckFailed("\(area): fetched \(found.count) trips of id \(id)") }
         return trip
     }
@@ -194,7 +264,7 @@ private final class ContextBench {
     private func freshRun() throws -> UnitTime {
         let (id, name) = try nextChange()
         var context: ModelContext?
-        var trip: Trip?
+        var trip: Model?
         let time = try UnitTime.measure {
             let fresh = ModelContext(container)
             trip = try fetchTrip(id, in: fresh)
@@ -211,7 +281,7 @@ private final class ContextBench {
     /// save ends, then let go. Returns the time and the trip's id.
     private func run(in context: ModelContext) throws -> (UnitTime, UUID) {
         let (id, name) = try nextChange()
-        var trip: Trip?
+        var trip: Model?
         let time = try UnitTime.measure {
             trip = try fetchTrip(id, in: context)
             trip?.name = name
@@ -224,7 +294,7 @@ private final class ContextBench {
     }
 
     /// `context`, holding every trip in `held`, changes one and saves.
-    private func run(holding held: [Trip], _ index: [UUID: Int], in context: ModelContext) throws -> UnitTime {
+    private func run(holding held: [Model], _ index: [UUID: Int], in context: ModelContext) throws -> UnitTime {
         let (id, name) = try nextChange()
         guard let position = index[id] else { throw BenchCheckFailed("\(area): trip \(id) is not held") }
         let trip = held[position]
@@ -240,15 +310,15 @@ private final class ContextBench {
     // MARK: Checks (untimed)
 
     private func identifier(_ id: UUID) -> PersistentIdentifier {
-        PersistentIdentifier(entityName: Trip.entityName, primaryKey: .uuid(id))
+        PersistentIdentifier(entityName: Model.entityName, primaryKey: .uuid(id))
     }
 
     /// Fetches every trip into `context` and lets them go, and checks that the context registers
     /// each of them.
     private func checkLetGo(in context: ModelContext) throws {
-        let count = try fetchEveryTripAndLetGo(into: context)
+        let count = try fetchEveryTripAndLetGo(Model.self, into: context)
         guard count == records.count else { throw BenchCheckFailed("\(area): fetched \(count) trips, not \(records.count)") }
-        for record in records where (context.registeredModel(for: identifier(record.id)) as Trip?) == nil {
+        for record in records where (context.registeredModel(for: identifier(record.id)) as Model?) == nil {
             throw BenchCheckFailed("\(area): trip \(record.id) was fetched but is not registered")
         }
     }
@@ -257,10 +327,10 @@ private final class ContextBench {
     /// the one it changed in that save (held until the save ended), so later saves do not encode
     /// the others.
     private func checkForgotten(by context: ModelContext, except changed: UUID) throws {
-        for record in records where record.id != changed && (context.registeredModel(for: identifier(record.id)) as Trip?) != nil {
+        for record in records where record.id != changed && (context.registeredModel(for: identifier(record.id)) as Model?) != nil {
             throw BenchCheckFailed("\(area): trip \(record.id), let go, is still registered after a save")
         }
-        guard (context.registeredModel(for: identifier(changed)) as Trip?) != nil else {
+        guard (context.registeredModel(for: identifier(changed)) as Model?) != nil else {
             throw BenchCheckFailed("\(area): trip \(changed), held until its save ended, is no longer registered")
         }
     }
@@ -275,7 +345,7 @@ private final class ContextBench {
     /// saved name, and its other values as written.
     func checkEveryTrip(in container: ModelContainer, _ who: String) throws {
         let written = Dictionary(uniqueKeysWithValues: records.map { ($0.id, $0) })
-        let trips = try ModelContext(container).fetch(FetchDescriptor<Trip>())
+        let trips = try ModelContext(container).fetch(FetchDescriptor<Model>())
         guard trips.count == records.count else { throw BenchCheckFailed("\(area), \(who): \(trips.count) trips, not \(records.count)") }
         var changed = 0
         for trip in trips {
