@@ -8,8 +8,8 @@ public struct StoreLocation: Sendable, Hashable, CustomStringConvertible {
     public let scheme: String
     /// What follows `scheme:` up to `?`: a path for file stores, a name for memory stores.
     public let path: String
-    /// The `name=value` pairs after `?`, by name, percent-decoded; a later pair replaces an earlier one
-    /// of the same name.
+    /// The `name=value` pairs after `?`, by name, their values percent-decoded; a later pair
+    /// replaces an earlier one of the same name.
     public let options: [String: String]
 
     /// Parses a location string.

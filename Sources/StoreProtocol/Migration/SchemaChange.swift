@@ -23,7 +23,8 @@ public enum SchemaChange: Codable, Sendable, Hashable, CustomStringConvertible {
     case addUniqueConstraint(entity: String, attributes: [String])
     /// A unique constraint the new version drops: no row changes.
     case removeUniqueConstraint(entity: String, attributes: [String])
-    /// A new index over these attributes: no row changes; a backend builds it from the stored rows.
+    /// A new index over these attributes: no row changes (a backend that keeps indexes builds it
+    /// from the stored rows).
     case addIndex(entity: String, attributes: [String])
     /// An index the new version drops: no row changes.
     case removeIndex(entity: String, attributes: [String])
