@@ -21,6 +21,10 @@ public struct JSONStoreConfiguration: DataStoreConfiguration {
     /// larger than the base file, so that folding costs O(1) amortized per save.
     public var compactionThreshold: Int
 
+    /// Makes a configuration; nothing is checked or created until the store opens. By default the
+    /// store is named after `url`'s last path component, holds every model type of the container,
+    /// is writable, keeps all history, and folds its journal into the base file once the journal
+    /// passes 1 MiB and the base file's size.
     public init(
         name: String? = nil, url: URL, schema: Schema? = nil, allowsSave: Bool = true,
         historyRetention: HistoryRetention = .unlimited, compactionThreshold: Int = 1 << 20

@@ -3,9 +3,13 @@ import StoreProtocol
 
 /// A bookmark in one log store's history: the number of the last transaction seen.
 public struct LogToken: HistoryToken, CustomStringConvertible {
+    /// The ``LogStore/identifier`` of the log the token belongs to; any other log refuses the
+    /// token as foreign.
     public var storeIdentifier: String
+    /// The number of the last transaction seen in that log.
     public var transactionNumber: Int64
 
+    /// Makes a token from its parts, as given.
     public init(storeIdentifier: String, transactionNumber: Int64) {
         self.storeIdentifier = storeIdentifier
         self.transactionNumber = transactionNumber
@@ -33,6 +37,7 @@ public struct LogTransaction: HistoryTransaction, CustomStringConvertible {
 
     public var id: Int64 { transactionIdentifier }
 
+    /// Makes a transaction from its parts, as given; the store makes them as it reads its segments.
     public init(transactionIdentifier: Int64, token: LogToken, author: String?, timestamp: Date, storeIdentifier: String,
                 bundleIdentifier: String, processIdentifier: String, changes: [HistoryChange]) {
         self.transactionIdentifier = transactionIdentifier
@@ -64,6 +69,7 @@ public struct LogInsert<Model: PersistentModel>: HistoryInsert {
     /// The record's time (its ``LogTimestamp`` attribute), `nil` when the model has none.
     public var recordTimestamp: Date?
 
+    /// Makes an insert change from its identifiers and the record's time, as given.
     public init(changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64, transactionIdentifier: Int64, recordTimestamp: Date?) {
         self.changedPersistentIdentifier = changedPersistentIdentifier
         self.changeIdentifier = changeIdentifier

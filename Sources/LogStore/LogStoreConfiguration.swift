@@ -25,12 +25,18 @@ public struct LogStoreConfiguration: DataStoreConfiguration {
     public var timestamps: [LogTimestamp]
     /// A segment is sealed, and a new one started, when it reaches this many bytes.
     public var segmentSize: Int
+    /// When a save's data reaches the disk: before the save returns (the default), or periodically.
     public var durability: LogDurability
+    /// How much of the log to keep; checked after every save, dropping whole segments.
     public var retention: LogRetention
     /// When `true`, a damaged record in the middle of a segment is skipped instead of failing
     /// the read. Off by default: damage is reported.
     public var skipsDamagedRecords: Bool
 
+    /// Makes a configuration; nothing is checked or created until the store opens. By default the
+    /// store is named after `directory`'s last path component, holds every model type of the
+    /// container, places records by their save time, seals segments at 8 MiB, flushes every save,
+    /// keeps everything, is writable, and reports damaged records.
     public init(
         name: String? = nil, directory: URL, schema: Schema? = nil, timestamps: [LogTimestamp] = [],
         segmentSize: Int = 8 << 20, durability: LogDurability = .everySave, retention: LogRetention = .unlimited,
@@ -50,10 +56,13 @@ public struct LogStoreConfiguration: DataStoreConfiguration {
 
 /// Names the `Date` attribute that orders a model's records in time.
 public struct LogTimestamp: Sendable, Hashable {
+    /// The entity of the model whose records the attribute places in time.
     public let entityName: String
     /// `nil` when the key path is not a stored property; the store refuses to open then.
     public let attributeName: String?
 
+    /// Names `keyPath` as `Model`'s timestamp attribute, by its stored name. A key path that is not a
+    /// stored property of the model leaves ``attributeName`` `nil`, and the store refuses to open.
     public init<Model: PersistentModel>(_ keyPath: KeyPath<Model, Date>) {
         entityName = Model.entityName
         attributeName = Model.attributeName(of: keyPath)
@@ -77,13 +86,17 @@ public struct LogRetention: Sendable, Hashable {
     /// Drop the oldest segments while the log is larger than this (bytes).
     public var maximumBytes: Int?
 
+    /// Makes a retention from both limits; `nil` for no limit (the default keeps everything).
     public init(maximumAge: TimeInterval? = nil, maximumBytes: Int? = nil) {
         self.maximumAge = maximumAge
         self.maximumBytes = maximumBytes
     }
 
+    /// Keep the whole log.
     public static let unlimited = LogRetention()
+    /// Drop segments whose newest save is older than `seconds`.
     public static func age(_ seconds: TimeInterval) -> LogRetention { LogRetention(maximumAge: seconds) }
+    /// Drop the oldest segments while the log is larger than `count` bytes.
     public static func bytes(_ count: Int) -> LogRetention { LogRetention(maximumBytes: count) }
 }
 

@@ -21,6 +21,9 @@ public struct MemoryStoreConfiguration: DataStoreConfiguration {
     /// the store (or, if shared, its first opening) is made.
     public var seed: (@Sendable () -> [any PersistentModel])?
 
+    /// Makes a configuration; nothing is checked until the store opens. By default a private store
+    /// named "memory" holding every model type of the container, writable, keeping all history, and
+    /// empty.
     public init(
         name: String = "memory", schema: Schema? = nil, isShared: Bool = false, allowsSave: Bool = true,
         historyRetention: HistoryRetention = .unlimited, seed: (@Sendable () -> [any PersistentModel])? = nil

@@ -11,6 +11,8 @@ public struct HistoryLog: Sendable {
     /// The newest deleted transaction: tokens before it are expired.
     public private(set) var expiredThrough: Int64
 
+    /// Makes a log from state read back from disk (empty by default). ``lastTransactionNumber`` becomes
+    /// at least the newest record's number; the records must be in transaction order.
     public init(records: [HistoryRecord] = [], lastTransactionNumber: Int64 = 0, expiredThrough: Int64 = 0) {
         self.records = records
         self.lastTransactionNumber = max(lastTransactionNumber, records.last?.transactionNumber ?? 0)

@@ -1,14 +1,17 @@
 import StoreProtocol
 
 /// The rows of a store in memory, by entity, with unique-constraint indices: the working state a
-/// backend applies saves to. `apply(_:)` turns a save request into new rows and the history
-/// changes it made, all or nothing.
+/// backend applies saves to. `apply(_:storeIdentifier:)` turns a save request into new rows and
+/// the history changes it made, all or nothing.
 ///
 /// Rows keep insertion order, which is the order of unsorted fetches.
 public struct SnapshotTable: Sendable {
+    /// The entities the table holds rows of, with their unique constraints and indexes.
     public let schema: Schema
     private var entities: [String: EntityRows] = [:]
 
+    /// Makes an empty table for the entities of `schema`, with empty unique-constraint indices
+    /// and attribute indexes (the first attribute of each index or unique constraint).
     public init(schema: Schema) {
         self.schema = schema
         for entity in schema.entities { entities[entity.name] = EntityRows(entity: entity) }
@@ -83,7 +86,12 @@ public struct SnapshotTable: Sendable {
 
     /// What a save did: its history changes (empty when nothing changed) and the result to return.
     public struct Outcome<S: DataStoreSnapshot>: Sendable {
+        /// The history changes the save made, for one transaction, in the request's order: its
+        /// inserts (an insert that matched a stored row as an update), updates, then deletes;
+        /// empty when nothing changed.
         public var changes: [HistoryRecord.Change]
+        /// What the store returns to the context: for each insert that matched a stored row under
+        /// another id, the remapped identifier and the merged row to register.
         public var result: DataStoreSaveChangesResult<S>
     }
 

@@ -3,13 +3,17 @@
 public struct ConformanceCase: Sendable, CustomStringConvertible {
     /// The part of the contract: "crud", "fetching", "history", …
     public let area: String
+    /// The case's name within its area, such as "deletesAreSaved".
     public let name: String
     /// The case runs only on stores with all of these.
     public let requires: StoreCapabilities
     /// The case runs only on stores with none of these (it checks a refusal).
     public let lacks: StoreCapabilities
+    /// Runs the case on a target; throws a ``ConformanceFailure`` when the store breaks the rule (or
+    /// whatever error the store threw that the case did not expect).
     public let run: @Sendable (ConformanceTarget) async throws -> Void
 
+    /// Makes a case from its parts, as given; by default it runs on every store.
     public init(
         area: String, name: String, requires: StoreCapabilities = [], lacks: StoreCapabilities = [],
         run: @escaping @Sendable (ConformanceTarget) async throws -> Void

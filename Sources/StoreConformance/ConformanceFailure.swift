@@ -1,9 +1,13 @@
 /// A broken rule: what the case expected and what the store did.
 public struct ConformanceFailure: Error, CustomStringConvertible {
+    /// What the case expected and what the store did.
     public let message: String
+    /// The file (`#fileID`) of the check that failed.
     public let file: String
+    /// The line of the check that failed.
     public let line: Int
 
+    /// Makes a failure that says `message`, located at the caller's file and line by default.
     public init(_ message: String, file: String = #fileID, line: Int = #line) {
         self.message = message
         self.file = file

@@ -8,10 +8,15 @@ import StoreProtocol
 public final class JourneyV1: PersistentModel {
     public static var entityName: String { "SuiteJourney" }
     public var id = UUID()
+    /// The journey's name: later versions rename it to `title` and make it unique; preserved in
+    /// tombstones.
     public var name: String
+    /// An integer rating: later versions index it, and version 2 stores it as text.
     public var rating: Int
+    /// An optional attribute that later versions remove.
     public var secret: String?
 
+    /// Makes a journey with a new `id` from its values, as given.
     public init(name: String, rating: Int, secret: String? = nil) {
         self.name = name
         self.rating = rating
@@ -26,8 +31,10 @@ public final class JourneyV1: PersistentModel {
 public final class StopV1: PersistentModel {
     public static var entityName: String { "SuiteStop" }
     public var id = UUID()
+    /// The stop's place, which the cases read after a rename or a removal.
     public var place: String
 
+    /// Makes a stop with a new `id`.
     public init(place: String) { self.place = place }
 
     public static let schemaMetadata = SchemaMetadata<StopV1>(attributes: [\.id, \.place])
@@ -147,8 +154,12 @@ final class JourneyIndexed: PersistentModel {
 public final class JourneyV2: PersistentModel {
     public static var entityName: String { "SuiteJourney" }
     public var id = UUID()
+    /// The name, as in version 1.
     public var name: String
+    /// The rating as text, one `*` per point of the version 1 rating, which the custom stage of
+    /// ``SuiteSchemaV2``'s plan writes.
     public var rating: String
+    /// As in version 1.
     public var secret: String?
 
     public static let schemaMetadata = SchemaMetadata<JourneyV2>(attributes: [\.id, \.name, \.rating, \.secret])

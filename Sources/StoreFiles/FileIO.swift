@@ -25,8 +25,11 @@ public enum FileIO {
 
     /// Identity of a file's contents as seen by `stat`: changes when the file is replaced.
     public struct Identity: Equatable, Sendable {
+        /// The file's inode number (`st_ino`).
         public var inode: UInt64
+        /// The device that holds the file (`st_dev`).
         public var device: UInt64
+        /// The file's length in bytes (`st_size`).
         public var size: Int64
     }
 
@@ -121,6 +124,11 @@ public enum FileIO {
         didPerform(observed)
     }
 
+    /// Flushes an open file or directory to disk (`fsync`), retrying when interrupted.
+    /// - Parameters:
+    ///   - fd: The open file or directory.
+    ///   - path: Its path, for the error message and the test observers.
+    /// - Throws: `DataStoreError` `.ioFailure` naming `path` when `fsync` fails.
     public static func fsyncOrThrow(_ fd: Int32, path: String) throws {
         try injectFault(.sync, path)
         let observed = try willPerform(isDirectory(fd) ? .syncDirectory(path: path) : .syncFile(path: path))

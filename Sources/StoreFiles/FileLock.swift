@@ -11,6 +11,7 @@ import Darwin
 /// An advisory lock on a file (`flock`): exclusive for writers, shared for readers, across
 /// processes and across store instances in one process.
 public final class FileLock: Sendable {
+    /// The lock file's path.
     public let path: String
 
     /// A lock on `path`, created when first taken.

@@ -138,7 +138,9 @@ public enum SnapshotJSON {
 
     /// Where and why a text is not JSON.
     public struct SyntaxError: Error, CustomStringConvertible {
+        /// The byte offset in the text where parsing failed.
         public let offset: Int
+        /// What was wrong there, such as "unexpected character".
         public let reason: String
         public var description: String { "invalid JSON at byte \(offset): \(reason)" }
     }

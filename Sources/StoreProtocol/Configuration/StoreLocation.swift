@@ -4,9 +4,12 @@ import Foundation
 /// `scheme:path?option=value&option=value`, such as `json:/data/trips.json`,
 /// `log:/data/readings?retention-age=30d` or `memory:preview`.
 public struct StoreLocation: Sendable, Hashable, CustomStringConvertible {
+    /// What comes before the first `:`, lowercased: it picks the backend (`json`, `log`, `memory`).
     public let scheme: String
     /// What follows `scheme:` up to `?`: a path for file stores, a name for memory stores.
     public let path: String
+    /// The `name=value` pairs after `?`, by name, their values percent-decoded; a later pair
+    /// replaces an earlier one of the same name.
     public let options: [String: String]
 
     /// Parses a location string.

@@ -27,6 +27,8 @@ public final class StoreRegistry: Sendable {
 
     private let entries = Locked<[String: Entry]>([:])
 
+    /// Makes a registry of these configuration types, each under its
+    /// ``LocatableStoreConfiguration/scheme`` (a later type replaces an earlier one of the same scheme).
     public init(_ types: any LocatableStoreConfiguration.Type...) {
         for type in types { register(type) }
     }

@@ -2,8 +2,12 @@
 /// on. Two errors are equal when their codes are, so `#expect(throws: DataStoreError(.readOnly, ""))`
 /// and `catch let error as DataStoreError where error.code == .readOnly` both work.
 public protocol CodedError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kinds of failure the error type distinguishes.
     associatedtype Code: Hashable & Sendable
+    /// What went wrong, for a program to match on: equality and `~=` compare codes only.
     var code: Code { get }
+    /// What went wrong and what to do, for a person: print it or log it, never match on it (it is
+    /// also the error's `description`).
     var message: String { get }
 }
 

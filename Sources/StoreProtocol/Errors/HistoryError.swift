@@ -17,6 +17,7 @@ public struct HistoryError: CodedError {
     public var code: Code
     public var message: String
 
+    /// Makes an error with a code to match on and a message for a person, as given.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message

@@ -8,8 +8,11 @@
 /// }
 /// ```
 public enum HistoryChange: Sendable, CustomStringConvertible {
+    /// A model was inserted.
     case insert(any HistoryInsert)
+    /// A stored model's attributes changed.
     case update(any HistoryUpdate)
+    /// A model was deleted; the payload carries its tombstone.
     case delete(any HistoryDelete)
 
     /// The model the change is about.
@@ -32,18 +35,25 @@ public enum HistoryChange: Sendable, CustomStringConvertible {
 
 /// A model was inserted.
 public protocol HistoryInsert<Model>: Sendable {
+    /// The model type the change is about.
     associatedtype Model: PersistentModel
+    /// The model that was inserted.
     var changedPersistentIdentifier: PersistentIdentifier { get }
     /// The change's position in its transaction.
     var changeIdentifier: Int64 { get }
+    /// The ``HistoryTransaction/transactionIdentifier`` of the transaction that holds the change.
     var transactionIdentifier: Int64 { get }
 }
 
 /// A stored model's attributes changed.
 public protocol HistoryUpdate<Model>: Sendable {
+    /// The model type the change is about.
     associatedtype Model: PersistentModel
+    /// The model whose attributes changed.
     var changedPersistentIdentifier: PersistentIdentifier { get }
+    /// The change's position in its transaction.
     var changeIdentifier: Int64 { get }
+    /// The ``HistoryTransaction/transactionIdentifier`` of the transaction that holds the change.
     var transactionIdentifier: Int64 { get }
     /// Exactly the attributes whose values changed; each `==` to the key path literal
     /// (`\Trip.destination`).
@@ -52,19 +62,25 @@ public protocol HistoryUpdate<Model>: Sendable {
 
 /// A model was deleted.
 public protocol HistoryDelete<Model>: Sendable {
+    /// The model type the change is about.
     associatedtype Model: PersistentModel
+    /// The model that was deleted.
     var changedPersistentIdentifier: PersistentIdentifier { get }
+    /// The change's position in its transaction.
     var changeIdentifier: Int64 { get }
+    /// The ``HistoryTransaction/transactionIdentifier`` of the transaction that holds the change.
     var transactionIdentifier: Int64 { get }
     /// The values of the attributes marked preserved-on-deletion, and nothing else.
     var tombstone: HistoryTombstone<Model> { get }
 }
 
+/// The insert change of ``DefaultHistoryTransaction``: which `Model` was inserted.
 public struct DefaultHistoryInsert<Model: PersistentModel>: HistoryInsert {
     public var changedPersistentIdentifier: PersistentIdentifier
     public var changeIdentifier: Int64
     public var transactionIdentifier: Int64
 
+    /// Makes an insert change from its identifiers, as given.
     public init(changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64, transactionIdentifier: Int64) {
         self.changedPersistentIdentifier = changedPersistentIdentifier
         self.changeIdentifier = changeIdentifier
@@ -72,12 +88,16 @@ public struct DefaultHistoryInsert<Model: PersistentModel>: HistoryInsert {
     }
 }
 
+/// The update change of ``DefaultHistoryTransaction``: which `Model` changed, and which of its
+/// attributes (``updatedAttributes``, each `==` to the key path literal).
 public struct DefaultHistoryUpdate<Model: PersistentModel>: HistoryUpdate {
     public var changedPersistentIdentifier: PersistentIdentifier
     public var changeIdentifier: Int64
     public var transactionIdentifier: Int64
     public var updatedAttributes: [any PartialKeyPath<Model> & Sendable]
 
+    /// Makes an update change from its identifiers and the key paths of the changed attributes, as
+    /// given.
     public init(
         changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64, transactionIdentifier: Int64,
         updatedAttributes: [any PartialKeyPath<Model> & Sendable]
@@ -106,12 +126,15 @@ public struct DefaultHistoryUpdate<Model: PersistentModel>: HistoryUpdate {
     }
 }
 
+/// The delete change of ``DefaultHistoryTransaction``: which `Model` was deleted, and its
+/// ``tombstone``.
 public struct DefaultHistoryDelete<Model: PersistentModel>: HistoryDelete {
     public var changedPersistentIdentifier: PersistentIdentifier
     public var changeIdentifier: Int64
     public var transactionIdentifier: Int64
     public var tombstone: HistoryTombstone<Model>
 
+    /// Makes a delete change from its identifiers and the deleted model's preserved values, as given.
     public init(
         changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64, transactionIdentifier: Int64,
         tombstone: HistoryTombstone<Model>

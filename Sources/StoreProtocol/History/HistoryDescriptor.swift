@@ -19,6 +19,7 @@ public struct HistoryDescriptor<T: HistoryTransaction>: Sendable {
     /// At most how many transactions.
     public var fetchLimit: Int?
 
+    /// Makes a descriptor; the defaults select every transaction, oldest first.
     public init(after: T.Token? = nil, predicate: Predicate<T>? = nil, sortBy: [SortDescriptor<T>] = [], fetchLimit: Int? = nil) {
         self.after = after
         self.predicate = predicate

@@ -1,5 +1,7 @@
 /// A store that records history: one transaction per save that changed anything.
 public protocol HistoryProviding<HistoryType>: AnyObject, Sendable {
+    /// The store's transaction type: ``DefaultHistoryTransaction`` for the framework's stores that
+    /// record updates and deletes.
     associatedtype HistoryType: HistoryTransaction
 
     /// The transactions a descriptor selects, oldest first unless it sorts.

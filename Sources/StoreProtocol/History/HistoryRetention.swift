@@ -8,6 +8,7 @@ public struct HistoryRetention: Sendable, Hashable, Codable {
     /// Keep transactions at most this old (seconds); `nil` for no limit.
     public var maximumAge: TimeInterval?
 
+    /// Makes a retention from both limits; `nil` for no limit (the default keeps all history).
     public init(maximumTransactions: Int? = nil, maximumAge: TimeInterval? = nil) {
         self.maximumTransactions = maximumTransactions
         self.maximumAge = maximumAge

@@ -13,6 +13,8 @@ public struct DefaultHistoryToken: HistoryToken, CustomStringConvertible {
     /// Store identifier -> number of the last transaction seen in that store.
     public var positions: [String: Int64]
 
+    /// Makes a token from positions, as given: store identifier -> number of the last transaction
+    /// seen. Unlike decoding, it validates nothing.
     public init(positions: [String: Int64]) { self.positions = positions }
 
     private enum CodingKeys: String, CodingKey { case positions }

@@ -6,6 +6,7 @@ public struct HistoryTombstone<Model: PersistentModel>: Sequence, Sendable, Cust
     /// Attribute name -> preserved value.
     public let values: [String: SnapshotValue]
 
+    /// Makes a tombstone from preserved values by attribute name, as a store recorded them.
     public init(values: [String: SnapshotValue]) { self.values = values }
 
     /// The preserved value of an attribute, `nil` when it was not preserved or does not decode
@@ -28,8 +29,11 @@ public struct HistoryTombstone<Model: PersistentModel>: Sequence, Sendable, Cust
 
     /// One preserved attribute: its key path and stored value.
     public struct Element: Sendable {
+        /// The attribute's or relationship's key path, `==` to the key path literal.
         public let keyPath: any PartialKeyPath<Model> & Sendable
+        /// The name it is stored under (its coding key).
         public let attributeName: String
+        /// The value as stored: an attribute's value, or a relationship's primary keys.
         public let value: SnapshotValue
     }
 

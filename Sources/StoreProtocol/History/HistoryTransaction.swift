@@ -2,6 +2,7 @@ import Foundation
 
 /// One save's worth of changes, as history reports it.
 public protocol HistoryTransaction: Hashable, Identifiable, Sendable {
+    /// The bookmark type of the store's history (``DefaultHistoryToken`` for the framework's stores).
     associatedtype Token: HistoryToken
 
     /// Strictly increasing within a store.
@@ -35,6 +36,8 @@ public struct DefaultHistoryTransaction: HistoryTransaction, CustomStringConvert
 
     public var id: Int64 { transactionIdentifier }
 
+    /// Makes a transaction from its parts, as given; a backend usually makes one with
+    /// ``init(record:storeIdentifier:schema:)`` instead.
     public init(
         transactionIdentifier: Int64, token: DefaultHistoryToken, author: String?, timestamp: Date,
         storeIdentifier: String, bundleIdentifier: String, processIdentifier: String, changes: [HistoryChange]

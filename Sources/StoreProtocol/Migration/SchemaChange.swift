@@ -9,17 +9,24 @@ public enum SchemaChange: Codable, Sendable, Hashable, CustomStringConvertible {
     case addEntity(String)
     /// An entity the new version leaves out: its rows are dropped (its history stays).
     case removeEntity(String)
+    /// The entity's rows and history take the new name (``SchemaMetadata/originalEntityName``).
     case renameEntity(from: String, to: String)
     /// A new attribute: stored rows without a value get `defaultValue` (`nil`: none; the attribute
     /// is optional and reads as `nil`).
     case addAttribute(entity: String, name: String, defaultValue: SnapshotValue?)
     /// The attribute's values are dropped, from rows and from history.
     case removeAttribute(entity: String, name: String)
+    /// The attribute's values move to the new name, in rows and in history
+    /// (``AttributeOption/originalName(_:_:)``).
     case renameAttribute(entity: String, from: String, to: String)
     /// Stored rows are checked against it when it is added: a violation fails the migration.
     case addUniqueConstraint(entity: String, attributes: [String])
+    /// A unique constraint the new version drops: no row changes.
     case removeUniqueConstraint(entity: String, attributes: [String])
+    /// A new index over these attributes: no row changes (a backend that keeps indexes builds it
+    /// from the stored rows).
     case addIndex(entity: String, attributes: [String])
+    /// An index the new version drops: no row changes.
     case removeIndex(entity: String, attributes: [String])
 
     public var description: String {

@@ -8,6 +8,7 @@ public struct PersistentIdentifier: Hashable, Codable, Sendable, CustomStringCon
     /// The model's `id`, encoded.
     public let primaryKey: SnapshotValue
 
+    /// Makes an identifier from an entity name and an encoded `id`, as given.
     public init(entityName: String, primaryKey: SnapshotValue) {
         self.entityName = entityName
         self.primaryKey = primaryKey

@@ -10,6 +10,8 @@ extension Schema {
         /// Whether the value is an array of keys (`[BucketListItem]`) rather than one key or
         /// none (`LivingAccommodation?`).
         public let isToMany: Bool
+        /// What deleting a model of this entity does to the related models; the context applies it at
+        /// save, so the store receives its outcome as ordinary changes.
         public let deleteRule: DeleteRule
         /// The destination's relationship that names this entity back, when there is one.
         public internal(set) var inverse: String?

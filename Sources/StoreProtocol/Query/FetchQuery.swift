@@ -43,7 +43,9 @@ public struct FetchQuery: Sendable, Hashable {
 
     /// The model's entity name.
     public var entityName: String
+    /// Which rows match: all, those a translated expression selects, or those the `Predicate` must decide.
     public var filter: Filter
+    /// The order of the rows: the store's, translated keys, or the `SortDescriptor`s on models.
     public var sort: Sort
     /// How many rows to skip after filtering and sorting (`nil`: none).
     public var fetchOffset: Int?
@@ -58,6 +60,8 @@ public struct FetchQuery: Sendable, Hashable {
         }
     }
 
+    /// Makes a query from its parts, as given (no translation); ``DataStoreFetchRequest`` makes one
+    /// from a descriptor with ``init(_:)``.
     public init(entityName: String, filter: Filter, sort: Sort, fetchOffset: Int? = nil, fetchLimit: Int? = nil) {
         self.entityName = entityName
         self.filter = filter

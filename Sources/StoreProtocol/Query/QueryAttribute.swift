@@ -11,6 +11,7 @@ public struct QueryAttribute: Sendable, Hashable, CustomStringConvertible {
     /// Whether the property is an `Optional`.
     public var isOptional: Bool
 
+    /// Makes an attribute from its stored name, property type and optionality, as given.
     public init(name: String, type: QueryValueType, isOptional: Bool) {
         self.name = name
         self.type = type

@@ -15,11 +15,17 @@ import Foundation
 /// - `nil` (``SnapshotValue/null``) equals `nil` and nothing else; it is never ordered (Swift
 ///   has no `<` on optionals, so `#Predicate` cannot ask).
 public enum QueryComparison: String, Sendable, Hashable, CaseIterable {
+    /// `==`: equal values, `nil` equal to `nil`.
     case equal = "=="
+    /// `!=`: the negation of `==`.
     case notEqual = "!="
+    /// `<`: ordered before.
     case lessThan = "<"
+    /// `<=`: ordered before or equal.
     case lessThanOrEqual = "<="
+    /// `>`: ordered after.
     case greaterThan = ">"
+    /// `>=`: ordered after or equal.
     case greaterThanOrEqual = ">="
 
     /// Whether `lhs op rhs` holds for two canonical values of one type; `nil` when the values are

@@ -11,12 +11,15 @@ import Foundation
 /// - with one, `stringComparator.compare(lhs, rhs)` (Foundation's `String.compare(_:options:)`
 ///   on Linux, where only `.lexical` exists).
 public struct QuerySortKey: Sendable, Hashable, CustomStringConvertible {
+    /// The attribute the rows sort by.
     public var attribute: QueryAttribute
+    /// `.forward` for ascending, `.reverse` for descending.
     public var order: SortOrder
     /// The string comparator of a `SortDescriptor(_:comparator:)`, with order `.forward`;
     /// `nil` when values compare by their Swift `<`.
     public var stringComparator: String.StandardComparator?
 
+    /// Makes a sort key from its parts, as given; no comparator sorts by the Swift `<`.
     public init(attribute: QueryAttribute, order: SortOrder, stringComparator: String.StandardComparator? = nil) {
         self.attribute = attribute
         self.order = order

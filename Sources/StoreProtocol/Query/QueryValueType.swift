@@ -8,14 +8,39 @@ import Foundation
 /// type takes in a query. Comparisons then follow the type's Swift operators (see
 /// ``QueryComparison``).
 public enum QueryValueType: String, Sendable, Hashable, CaseIterable {
+    /// `Bool`: canonical form ``SnapshotValue/bool(_:)``.
     case bool
-    case int, int8, int16, int32, int64
-    case uint, uint8, uint16, uint32, uint64
+    /// `Int`: canonical form ``SnapshotValue/int(_:)``.
+    case int
+    /// `Int8`: canonical form ``SnapshotValue/int(_:)``.
+    case int8
+    /// `Int16`: canonical form ``SnapshotValue/int(_:)``.
+    case int16
+    /// `Int32`: canonical form ``SnapshotValue/int(_:)``.
+    case int32
+    /// `Int64`: canonical form ``SnapshotValue/int(_:)``.
+    case int64
+    /// `UInt`: canonical form ``SnapshotValue/int(_:)``, or ``SnapshotValue/unsigned(_:)``
+    /// above `Int64.max`.
+    case uint
+    /// `UInt8`: canonical form ``SnapshotValue/int(_:)``.
+    case uint8
+    /// `UInt16`: canonical form ``SnapshotValue/int(_:)``.
+    case uint16
+    /// `UInt32`: canonical form ``SnapshotValue/int(_:)``.
+    case uint32
+    /// `UInt64`: canonical form ``SnapshotValue/int(_:)``, or ``SnapshotValue/unsigned(_:)``
+    /// above `Int64.max`.
+    case uint64
     /// `Float`: canonical form ``SnapshotValue/double(_:)`` holding the exact `Float` value.
     case float
+    /// `Double`: canonical form ``SnapshotValue/double(_:)``.
     case double
+    /// `String`: canonical form ``SnapshotValue/string(_:)``.
     case string
+    /// `Date`: canonical form ``SnapshotValue/date(_:)``; a stored number reads as seconds since 1970.
     case date
+    /// `UUID`: canonical form ``SnapshotValue/uuid(_:)``.
     case uuid
 
     /// Whether values of the type are integers (canonical form ``SnapshotValue/int(_:)``, or

@@ -3,11 +3,13 @@
 /// A store may use ``DefaultSnapshot`` or its own type; the framework only needs to build one
 /// from values and read the values back.
 public protocol DataStoreSnapshot: Codable, Sendable {
+    /// The model the snapshot is of: its entity and primary key.
     var persistentIdentifier: PersistentIdentifier { get }
     /// Attribute name -> value. A `nil` optional is absent or ``SnapshotValue/null``. A
     /// relationship is held under its name as the destination's primary keys (one key, or an
     /// array of keys for a to-many); ``Schema/Relationship`` names the destination.
     var values: [String: SnapshotValue] { get }
+    /// Makes a snapshot of the model `persistentIdentifier` names, holding `values` as given.
     init(persistentIdentifier: PersistentIdentifier, values: [String: SnapshotValue])
 }
 

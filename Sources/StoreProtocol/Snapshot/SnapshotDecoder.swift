@@ -6,6 +6,7 @@ import Foundation
 /// …); a value that does not fit or has the wrong kind throws `DecodingError.typeMismatch` naming
 /// the attribute's coding path.
 public struct SnapshotDecoder: Sendable {
+    /// Makes a decoder; it has no options.
     public init() {}
 
     /// Decodes a `T` from one snapshot value.

@@ -7,6 +7,7 @@ import Foundation
 /// every integer width becomes ``SnapshotValue/int(_:)``. A model inside the value encoded (a
 /// relationship) becomes its primary key.
 public struct SnapshotEncoder: Sendable {
+    /// Makes an encoder; it has no options.
     public init() {}
 
     /// Encodes `value` into one snapshot value.

@@ -12,18 +12,29 @@ import Foundation
 /// .double(3)`), because a number read back from JSON cannot tell which one it was written as;
 /// it is exact (`.unsigned(UInt64.max) != .unsigned(UInt64.max - 1)`), never through `Double`.
 public enum SnapshotValue: Sendable {
+    /// No value: a `nil` optional.
     case null
+    /// A `Bool`.
     case bool(Bool)
+    /// An integer of any width that fits in `Int64`.
     case int(Int64)
     /// An unsigned integer above `Int64.max`; smaller unsigned values are ``int(_:)``.
     case unsigned(UInt64)
+    /// A `Double`, or a `Float` widened exactly.
     case double(Double)
+    /// A `String`, or a `URL` as its absolute string.
     case string(String)
+    /// A `Date`.
     case date(Date)
+    /// A `UUID`.
     case uuid(UUID)
+    /// A `Data`.
     case data(Data)
+    /// A `Decimal`, exact.
     case decimal(Decimal)
+    /// An array, or a to-many relationship's primary keys.
     case array([SnapshotValue])
+    /// A nested struct (or other keyed value), by coding key.
     case object([String: SnapshotValue])
 }
 

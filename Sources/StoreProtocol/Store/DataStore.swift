@@ -5,7 +5,9 @@
 /// make each `save` all-or-nothing: a save that throws changes nothing. Run the
 /// `StoreConformance` suite from your tests to check the whole contract.
 public protocol DataStore: AnyObject, Sendable {
+    /// The configuration type that describes and makes this store.
     associatedtype Configuration: DataStoreConfiguration where Configuration.Store == Self
+    /// The snapshot type the store fetches and saves (``DefaultSnapshot`` for the framework's backends).
     associatedtype Snapshot: DataStoreSnapshot
 
     /// The configuration the store was made from.

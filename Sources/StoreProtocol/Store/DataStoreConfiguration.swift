@@ -1,6 +1,7 @@
 /// Describes one store: which backend, where, and with what options. ``ModelContainer`` makes
 /// the store from it (`Store(configuration)`).
 public protocol DataStoreConfiguration: Sendable {
+    /// The store type the container makes from this configuration.
     associatedtype Store: DataStore where Store.Configuration == Self
 
     /// A name for the store, used in messages.

@@ -8,6 +8,7 @@ public struct EditingState: Sendable, Hashable {
     /// The author recorded on history transactions (``ModelContext/author``).
     public var author: String?
 
+    /// Makes an editing state; by default a new id (``makeID()``) and no author.
     public init(id: UUID = EditingState.makeID(), author: String? = nil) {
         self.id = id
         self.author = author

@@ -13,6 +13,8 @@ public struct FetchDescriptor<T: PersistentModel>: Sendable {
     /// Whether unsaved inserts, deletes and changes of the context count. Default `true`.
     public var includePendingChanges: Bool
 
+    /// Makes a descriptor that selects what `predicate` selects (everything when `nil`), in the order
+    /// of `sortBy`, with no offset or limit, pending changes included.
     public init(predicate: Predicate<T>? = nil, sortBy: [SortDescriptor<T>] = []) {
         self.predicate = predicate
         self.sortBy = sortBy
