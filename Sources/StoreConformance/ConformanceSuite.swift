@@ -1,4 +1,4 @@
-/// The whole contract of DESIGN.md section 3 as cases. Run it from a backend's tests:
+/// The whole store contract (what `DataStore` and `HistoryProviding` promise) as cases. Run it from a backend's tests:
 ///
 /// ```swift
 /// import StoreConformance

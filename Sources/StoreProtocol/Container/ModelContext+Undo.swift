@@ -26,6 +26,7 @@ public final class ModelUndoManager {
     var undoGroups: [[ModelContext.UndoChange]] = []
     var redoGroups: [[ModelContext.UndoChange]] = []
 
+    /// An empty undo stack; assign it to ``ModelContext/undoManager`` to start recording.
     public init() {}
 
     /// Whether there is a group to undo.

@@ -31,6 +31,7 @@ public final class ModelContext {
     /// The undo manager and its checkpoint, when ``undoManager`` is set.
     var undo: UndoRecorder?
 
+    /// A context on `container`'s stores, holding no model yet. Cheap: make one per task.
     public init(_ container: ModelContainer) {
         self.container = container
     }

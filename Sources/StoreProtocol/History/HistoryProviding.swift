@@ -10,6 +10,8 @@ public protocol HistoryProviding<HistoryType>: AnyObject, Sendable {
 
     /// Deletes the transactions a descriptor selects. Tokens older than the newest deleted
     /// transaction are expired from then on.
+    /// - Throws: ``HistoryError`` for an expired or foreign token in the descriptor; what the
+    ///   store throws writing. Nothing is deleted then.
     func deleteHistory(_ descriptor: HistoryDescriptor<HistoryType>) throws
 
     /// The token of the newest transaction, `nil` when there is none: pass it to start reading
