@@ -2,7 +2,7 @@ import Foundation
 import JSONStore
 import MemoryStore
 import Observation
-import StoreProtocol
+@testable import StoreProtocol
 import StoreTestSupport
 import Testing
 
@@ -133,6 +133,14 @@ enum Transport: String, Codable, Sendable {
         #expect(trip.attributes.map(\.isOptional) == [false, false, false, true, false, false])
         #expect(schema.entity(for: ObservedStop.self)?.relationships.map(\.description) == ["trip -> ObservedTrip? (inverse stops)"])
         #expect(ObservedTrip.attributeName(of: \ObservedTrip.destination) == "destination")
+    }
+
+    /// What the context may observe: the user's own key paths of every attribute and relationship.
+    @Test func theModelsKeyPathsAreTheUsersOwn() {
+        let keyPaths = ModelAttributes.of(ObservedTrip.self).keyPaths.map { $0 as AnyKeyPath }
+        let expected: [AnyKeyPath] = [\ObservedTrip.id, \ObservedTrip.name, \ObservedTrip.destination, \ObservedTrip.note,
+                                      \ObservedTrip.nights, \ObservedTrip.transport, \ObservedTrip.stops, \ObservedTrip.lodging]
+        #expect(keyPaths == expected)
     }
 
     @Test(arguments: Backend.allCases)

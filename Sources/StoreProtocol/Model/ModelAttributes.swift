@@ -152,6 +152,13 @@ struct ModelAttributes<Model: PersistentModel>: @unchecked Sendable {
         return _openExistential(type(of: keyPath).valueType, do: make)
     }
 
+    /// The key paths of every attribute and relationship, in the order the metadata lists them:
+    /// the user's own key paths, `==` to the ones a user writes (for an `@Observable` model, the
+    /// observed properties).
+    var keyPaths: [any PartialKeyPath<Model> & Sendable] {
+        attributes.map(\.keyPath) + relationships.map(\.metadata.keyPath)
+    }
+
     /// The stored name of the attribute or relationship a key path names, `nil` when it names
     /// neither.
     /// - Complexity: O(1).
