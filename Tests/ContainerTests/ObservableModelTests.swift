@@ -164,6 +164,19 @@ enum Transport: String, Codable, Sendable {
         #expect(try context.fetchCount(FetchDescriptor<ObservedTrip>(predicate: #Predicate { $0.note == nil })) == 2)
     }
 
+    /// The JSON file holds the trips under their names: a container opened on it afresh reads them.
+    @Test func aReopenedJSONStoreReadsTheTripsBack() throws {
+        let url = try temporaryDirectory().appending(path: "trips.json")
+        _ = try saveTrips(in: try ModelContainer(for: ObservedTrip.self, configurations: JSONStoreConfiguration(url: url)))
+        let text = try String(contentsOf: url, encoding: .utf8)
+        #expect(text.contains("\"destination\"") && !text.contains("_destination"))
+        let reopened = try ModelContainer(for: ObservedTrip.self, configurations: JSONStoreConfiguration(url: url))
+        let trips = try ModelContext(reopened).fetch(FetchDescriptor<ObservedTrip>(
+            predicate: #Predicate { $0.nights > 4 }, sortBy: [SortDescriptor(\.destination), SortDescriptor(\.name)]))
+        #expect(trips.map(\.name) == ["Alps", "Fjords"])
+        #expect(trips.last?.stops.map(\.place) == ["Bergen", "Flåm"])
+    }
+
     /// Inserting a trip whose name is stored updates the stored trip.
     @Test(arguments: Backend.allCases)
     func aUniqueCollisionBecomesAnUpdate(_ backend: Backend) throws {
