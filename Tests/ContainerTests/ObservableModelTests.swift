@@ -125,7 +125,8 @@ enum Transport: String, Codable, Sendable {
         try schema.validate()
         let trip = try #require(schema.entity(for: ObservedTrip.self))
         #expect(trip.attributeNames == ["id", "name", "destination", "note", "nights", "transport"])
-        #expect(trip.relationships.map(\.description) == ["stops -> [ObservedStop] (inverse trip)", "lodging -> ObservedLodging? (inverse trip)"])
+        #expect(trip.relationships.map(\.description)
+            == ["stops -> [ObservedStop] (inverse trip)", "lodging -> ObservedLodging? (inverse trip)"])
         #expect(trip.uniqueConstraints == [["name"]])
         #expect(trip.indices == [["destination"], ["nights"]])
         #expect(trip.preservedOnDeletion == ["name", "destination"])
@@ -148,7 +149,8 @@ enum Transport: String, Codable, Sendable {
         let container = try makeContainer(backend)
         _ = try saveTrips(in: container)
         let context = ModelContext(container)
-        let descriptor = FetchDescriptor<ObservedTrip>(predicate: #Predicate { $0.destination == "Norway" }, sortBy: [SortDescriptor(\.name)])
+        let descriptor = FetchDescriptor<ObservedTrip>(
+            predicate: #Predicate { $0.destination == "Norway" }, sortBy: [SortDescriptor(\.name)])
         let trips = try context.fetch(descriptor)
         #expect(trips.map(\.name) == ["Arctic", "Fjords"])
         #expect(trips.map(\.nights) == [3, 7])
@@ -159,7 +161,8 @@ enum Transport: String, Codable, Sendable {
         #expect(fjords.stops.allSatisfy { $0.trip === fjords })
         #expect(fjords.lodging?.hotel == "Hotel Bryggen")
         #expect(fjords.lodging?.trip === fjords)
-        let long = try context.fetch(FetchDescriptor<ObservedTrip>(predicate: #Predicate { $0.nights >= 5 }, sortBy: [SortDescriptor(\.nights, order: .reverse)]))
+        let long = try context.fetch(FetchDescriptor<ObservedTrip>(
+            predicate: #Predicate { $0.nights >= 5 }, sortBy: [SortDescriptor(\.nights, order: .reverse)]))
         #expect(long.map(\.name) == ["Fjords", "Alps"])
         #expect(try context.fetchCount(FetchDescriptor<ObservedTrip>(predicate: #Predicate { $0.note == nil })) == 2)
     }

@@ -242,8 +242,9 @@ extension ModelAttributes {
                 switch role {
                 case .attribute:
                     let candidates = Self.fields(ofType: valueType, in: fields)
-                    problems.append("a key path among \(subject)'s attributes, of type \(valueType), is not a plain stored property"
-                        + (candidates.isEmpty ? "" : " (\(subject)'s stored properties of that type: \(candidates.joined(separator: ", ")))")
+                    problems.append("a key path among \(subject)'s attributes, of type \(valueType), is not a plain stored "
+                        + "property" + (candidates.isEmpty ? ""
+                            : " (\(subject)'s stored properties of that type: \(candidates.joined(separator: ", ")))")
                         + "; an attribute is a stored `var` of the model itself, not nested, computed, weak, unowned, "
                         + "lazy, or with willSet/didSet observers")
                 case .relationship(let destination):
@@ -258,7 +259,7 @@ extension ModelAttributes {
             guard let given else {
                 problems.append("\(aWhat) of type \(valueType), is not named\(ofThatType); \(subject) is "
                     + "@Observable, whose key paths do not say what they are stored as, so name each \(what) as its "
-                    + "CodingKeys do: `\(role.example(candidates.first ?? "name"))`")
+                    + "CodingKeys do: `\(role.example(candidates.count == 1 ? candidates[0] : "name"))`")
                 return nil
             }
             let convention = "@Observable stores `var \(given)` as `_\(given)`, which CodingKeys name "
