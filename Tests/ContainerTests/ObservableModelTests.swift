@@ -151,6 +151,7 @@ enum Transport: String, Codable, Sendable {
         let context = ModelContext(container)
         let descriptor = FetchDescriptor<ObservedTrip>(
             predicate: #Predicate { $0.destination == "Norway" }, sortBy: [SortDescriptor(\.name)])
+        #expect(FetchQuery(descriptor).isFullyTranslated, "the store evaluates it on stored values, by stored names")
         let trips = try context.fetch(descriptor)
         #expect(trips.map(\.name) == ["Arctic", "Fjords"])
         #expect(trips.map(\.nights) == [3, 7])
