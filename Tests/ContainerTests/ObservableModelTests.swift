@@ -200,6 +200,8 @@ enum Transport: String, Codable, Sendable {
         let container = try makeContainer(backend)
         let context = ModelContext(container)
         let trip = ObservedTrip(name: "Fjords", destination: "Norway", nights: 7)
+        let bergen = ObservedStop("Bergen")
+        trip.stops = [bergen]
         context.insert(trip)
         try context.save()
         trip.name = "Changed"
@@ -207,10 +209,14 @@ enum Transport: String, Codable, Sendable {
         trip.note = "temporary"
         trip.nights = 1
         trip.transport = .plane
+        trip.stops = []
+        trip.lodging = ObservedLodging("Tent")
         #expect(context.hasChanges)
         context.rollback()
         #expect(trip.name == "Fjords" && trip.destination == "Norway" && trip.note == nil)
         #expect(trip.nights == 7 && trip.transport == .train)
+        #expect(trip.stops.count == 1 && trip.stops.first === bergen && bergen.trip === trip)
+        #expect(trip.lodging == nil)
         #expect(!context.hasChanges)
     }
 
