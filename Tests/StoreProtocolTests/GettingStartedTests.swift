@@ -1,5 +1,6 @@
 import Foundation
 import MemoryStore
+import Observation
 import StoreProtocol
 import Testing
 
@@ -25,6 +26,25 @@ final class Trip: PersistentModel {
         unique: [[\.name]],
         indexed: [[\.startDate]],
         preservedOnDeletion: [\.name])
+}
+
+@Observable final class ObservedTrip: PersistentModel {
+    var id = UUID()
+    var name: String
+    var destination: String
+
+    init(name: String, destination: String) {
+        self.name = name
+        self.destination = destination
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case _id = "id", _name = "name", _destination = "destination"
+    }
+
+    static let schemaMetadata = SchemaMetadata<ObservedTrip>(
+        attributes: [.attribute("id", \.id), .attribute("name", \.name), .attribute("destination", \.destination)],
+        unique: [[\.name]])
 }
 
     static func run() throws -> [String] {
@@ -68,5 +88,16 @@ final class Trip: PersistentModel {
 @Suite struct GettingStartedTests {
     @Test func theArticleRunsAsWritten() throws {
         #expect(try GettingStartedArticle.run() == ["Japan", "updated true", "deleted Japan"])
+    }
+
+    @Test func theArticlesObservableModelIsStoredUnderItsNames() throws {
+        typealias ObservedTrip = GettingStartedArticle.ObservedTrip
+        let container = try ModelContainer(for: ObservedTrip.self, configurations: MemoryStoreConfiguration())
+        let context = ModelContext(container)
+        context.insert(ObservedTrip(name: "Iceland", destination: "Reykjavík"))
+        try context.save()
+        #expect(container.schema.entity(for: ObservedTrip.self)?.attributeNames == ["id", "name", "destination"])
+        let fetched = try ModelContext(container).fetch(FetchDescriptor<ObservedTrip>(predicate: #Predicate { $0.name == "Iceland" }))
+        #expect(fetched.map(\.destination) == ["Reykjavík"])
     }
 }

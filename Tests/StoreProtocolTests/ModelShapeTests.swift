@@ -123,6 +123,71 @@ import Testing
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Unlisted>()) == 0)
     }
 
+    /// An @Observable model: its CodingKeys name each property's storage, its metadata names each
+    /// key path the same. A `let` is no observed property: it is stored under its own name.
+    @Observable final class ObservedPlace: PersistentModel {
+        let id: UUID
+        var name: String
+        var street: String
+        var note: String?
+        @ObservationIgnored weak var delegate: ObservedPlace?
+
+        init(name: String, street: String) {
+            id = UUID()
+            self.name = name
+            self.street = street
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case _name = "name"
+            case _street = "street"
+            case _note = "note"
+        }
+
+        static let schemaMetadata = SchemaMetadata<ObservedPlace>(
+            attributes: [.attribute("id", \.id), .attribute("name", \.name), .attribute("street", \.street), .attribute("note", \.note)],
+            unique: [[\.street]],
+            preservedOnDeletion: [\.name])
+    }
+
+    /// A plain model may name its attributes, by their property names.
+    final class PlainNamed: PersistentModel {
+        var id = UUID()
+        var name = ""
+        static let schemaMetadata = SchemaMetadata<PlainNamed>(attributes: [.attribute("id", \.id), .attribute("name", \.name)])
+    }
+
+    @Test func anObservableModelsAttributesAreNamedByItsMetadata() throws {
+        try Schema(ObservedPlace.self, PlainNamed.self).validate()
+        let entity = try #require(Schema(ObservedPlace.self).entity(for: ObservedPlace.self))
+        #expect(entity.attributeNames == ["id", "name", "street", "note"])
+        #expect(entity.uniqueConstraints == [["street"]])
+        #expect(entity.preservedOnDeletion == ["name"])
+        #expect(ObservedPlace.attributeName(of: \ObservedPlace.street) == "street")
+        #expect(ObservedPlace.attributeName(of: \ObservedPlace.note) == "note")
+        #expect(ObservedPlace.attributeName(of: \ObservedPlace.delegate) == nil)
+        #expect(Schema(PlainNamed.self).entity(for: PlainNamed.self)?.attributeNames == ["id", "name"])
+    }
+
+    /// Rollback sets each attribute through its key path, so an observer of the instance hears it.
+    @Test func rollbackRestoresAnObservableModelAndItsObserversHearIt() throws {
+        let context = ModelContext(try ModelContainer(for: ObservedPlace.self, configurations: MemoryStoreConfiguration()))
+        let place = ObservedPlace(name: "Harbour", street: "Kaia 1")
+        context.insert(place)
+        try context.save()
+        place.name = "Changed"
+        place.street = "Elsewhere"
+        place.note = "temporary"
+        let heard = Locked(false)
+        withObservationTracking { _ = place.name } onChange: { heard.withLock { $0 = true } }
+        context.rollback()
+        #expect(place.name == "Harbour" && place.street == "Kaia 1" && place.note == nil)
+        #expect(heard.withLock { $0 })
+        let fetched = try context.fetch(FetchDescriptor<ObservedPlace>(predicate: #Predicate { $0.street == "Kaia 1" }))
+        #expect(fetched.count == 1 && fetched.first === place)
+    }
+
     // MARK: Shapes that are refused when the container is created
 
     final class Owner: Codable {
@@ -153,14 +218,85 @@ import Testing
         static let schemaMetadata = SchemaMetadata<Wrapped>(attributes: [\.id, \.title])
     }
 
-    @Observable final class ObservableModel: PersistentModel {
+    /// An @Observable model that does not name its attributes.
+    @Observable final class ObservableUnnamed: PersistentModel {
         var id = UUID()
         var name = ""
         enum CodingKeys: String, CodingKey {
             case _id = "id"
             case _name = "name"
         }
-        static let schemaMetadata = SchemaMetadata<ObservableModel>(attributes: [\.id, \.name])
+        static let schemaMetadata = SchemaMetadata<ObservableUnnamed>(attributes: [\.id, \.name])
+    }
+
+    /// A name that is no property of the model.
+    @Observable final class ObservableUnknownName: PersistentModel {
+        var id = UUID()
+        var name = ""
+        enum CodingKeys: String, CodingKey {
+            case _id = "id"
+            case _name = "name"
+        }
+        static let schemaMetadata = SchemaMetadata<ObservableUnknownName>(
+            attributes: [.attribute("id", \.id), .attribute("title", \.name)])
+    }
+
+    /// A name of a property of another type than the key path's.
+    @Observable final class ObservableWrongType: PersistentModel {
+        var id = UUID()
+        var name = ""
+        var count = 0
+        enum CodingKeys: String, CodingKey {
+            case _id = "id"
+            case _name = "name"
+            case _count = "count"
+        }
+        static let schemaMetadata = SchemaMetadata<ObservableWrongType>(
+            attributes: [.attribute("id", \.id), .attribute("count", \.name), .attribute("name", \.count)])
+    }
+
+    /// One name given to two key paths.
+    @Observable final class ObservableNamedTwice: PersistentModel {
+        var id = UUID()
+        var name = ""
+        var title = ""
+        enum CodingKeys: String, CodingKey {
+            case _id = "id"
+            case _name = "name"
+            case _title = "title"
+        }
+        static let schemaMetadata = SchemaMetadata<ObservableNamedTwice>(
+            attributes: [.attribute("id", \.id), .attribute("name", \.name), .attribute("name", \.title)])
+    }
+
+    /// An unnamed relationship of an @Observable model.
+    @Observable final class ObservableUnnamedRelationship: PersistentModel {
+        var id = UUID()
+        var children: [ObservableUnnamedRelationship] = []
+        enum CodingKeys: String, CodingKey {
+            case _id = "id"
+            case _children = "children"
+        }
+        static let schemaMetadata = SchemaMetadata<ObservableUnnamedRelationship>(
+            attributes: [.attribute("id", \.id)], relationships: [.relationship(\.children)])
+    }
+
+    /// A plain model naming an attribute otherwise than its property.
+    final class PlainMisnamed: PersistentModel {
+        var id = UUID()
+        var name = ""
+        static let schemaMetadata = SchemaMetadata<PlainMisnamed>(attributes: [.attribute("id", \.id), .attribute("title", \.name)])
+    }
+
+    /// An @Observable model listing nothing: the suggestion names its properties, not the registrar.
+    @Observable final class ObservableNothingListed: PersistentModel {
+        var id = UUID()
+        var name = ""
+        enum CodingKeys: String, CodingKey {
+            case _id = "id"
+            case _name = "name"
+        }
+        static let schemaMetadata = SchemaMetadata<ObservableNothingListed>(attributes: [])
     }
 
     class BaseRecord: Codable {
@@ -251,7 +387,20 @@ import Testing
         (WeakReference.self, ["owner", "weak"]),
         (UnownedReference.self, ["owner", "unowned"]),
         (Wrapped.self, ["title", "property wrapper"]),
-        (ObservableModel.self, ["@Observable"]),
+        (ObservableUnnamed.self, ["of type String, is not named (its properties of type String: name)", "@Observable",
+                                  "`.attribute(\"name\", \\.name)`", "`.attribute(\"id\", \\.id)`"]),
+        (ObservableUnknownName.self, ["attribute named \"title\", of type String, is not a property of it",
+                                      "no `_title` (its properties of type String: name)", "`case _title = \"title\"`"]),
+        (ObservableWrongType.self, ["attribute named \"count\" has a key path of type String",
+                                    "ObservableWrongType.count is of type Int", "`.attribute(\"count\", \\.count)`",
+                                    "attribute named \"name\" has a key path of type Int"]),
+        (ObservableNamedTwice.self, ["names two attributes \"name\""]),
+        (ObservableUnnamedRelationship.self, ["a relationship of ObservableUnnamedRelationship, to ObservableUnnamedRelationship,",
+                                              "is not named",
+                                              "`.relationship(\"children\", \\.children, …)`"]),
+        (PlainMisnamed.self, ["PlainMisnamed.name is named \"title\"", "`.attribute(\"name\", \\.name)`"]),
+        (ObservableNothingListed.self, ["lists no attributes",
+                                        "attributes: [.attribute(\"id\", \\.id), .attribute(\"name\", \\.name)]"]),
         (DerivedRecord.self, ["inherits from", "BaseRecord"]),
         (LazyAttribute.self, ["cache", "lazy"]),
         (Observed.self, ["count", "didSet"]),

@@ -294,6 +294,10 @@ MUTATIONS = [
       "let name = String(description.split(separator: \".\").last ?? \"\")"),
     m("A03", "model", ATTRIBUTES, "a `let` attribute other than id is accepted and never restored",
       "if copy == nil && name != \"id\" {", "if false {"),
+    m("A04", "model", ATTRIBUTES, "an @Observable attribute's name is taken without checking its storage's type",
+      "guard field.type == valueType else {", "guard field.type == valueType || given.isEmpty == false else {"),
+    m("A05", "model", ATTRIBUTES, "a name given to a stored property other than its own is ignored",
+      "if let given, given != stored {", "if let given, given != stored, given.isEmpty {"),
 
     m("M01", "memory", MEMORY, "a save that changes nothing records a transaction",
       "if !outcome.changes.isEmpty {\n                state.history.append", "if true {\n                state.history.append"),

@@ -15,6 +15,23 @@ import Foundation
 /// }
 /// ```
 ///
+/// An `@Observable` model works the same. The macro turns each `var` into a computed property over
+/// storage `_name`, so its `CodingKeys` name that storage and its metadata names each attribute
+/// (``SchemaMetadata/NamedAttribute/attribute(_:_:)``) and relationship beside its key path;
+/// ``ModelContainer`` checks that each name is a stored `_name` of the key path's type:
+///
+/// ```swift
+/// @Observable final class Trip: PersistentModel {
+///     var id = UUID()
+///     var name = ""
+///     enum CodingKeys: String, CodingKey {
+///         case _id = "id", _name = "name"
+///     }
+///     static let schemaMetadata = SchemaMetadata<Trip>(
+///         attributes: [.attribute("id", \.id), .attribute("name", \.name)], unique: [[\.name]])
+/// }
+/// ```
+///
 /// Models are Hashable by identity (`===`), like SwiftData's: two instances are equal only if
 /// they are the same object.
 public protocol PersistentModel: AnyObject, Codable, Hashable, Identifiable where ID: Codable & Sendable {

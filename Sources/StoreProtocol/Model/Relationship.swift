@@ -25,6 +25,19 @@ public enum DeleteRule: String, Sendable, Hashable, Codable, CaseIterable {
 ///     ])
 /// ```
 ///
+/// An `@Observable` model names each relationship, as it names its attributes
+/// (``SchemaMetadata/NamedAttribute/attribute(_:_:)``): the name its `CodingKeys` give the
+/// property's storage (`case _bucketList = "bucketList"`) comes first:
+///
+/// ```swift
+/// relationships: [.relationship("bucketList", \.bucketList, deleteRule: .cascade, inverse: \BucketListItem.trip)]
+/// ```
+///
+/// ``ModelContainer`` refuses an unnamed relationship of an `@Observable` model, and a name that
+/// is not a stored field `_bucketList` of the relationship's type, with
+/// ``DataStoreError/Code/invalidSchema``. A plain model may name its relationships too; the name
+/// must then be the property's name.
+///
 /// A to-one relationship is an optional `var` of a model type (`var livingAccommodation:
 /// LivingAccommodation?`), a to-many one a `var` array of one (`var bucketList: [BucketListItem]`).
 /// The inverse, when there is one, is said on either side or both; the context keeps both sides in
@@ -43,6 +56,9 @@ public struct RelationshipMetadata<Model: PersistentModel>: @unchecked Sendable 
     /// The inverse key path, on the destination type.
     let inverse: AnyKeyPath?
     let access: RelationshipAccess
+    /// The stored name the model gave, `nil` when it named none (a plain model's is read from
+    /// the key path).
+    var name: String?
 
     /// A to-one relationship, with an optional to-one inverse.
     public static func relationship<Destination: PersistentModel>(
@@ -78,6 +94,48 @@ public struct RelationshipMetadata<Model: PersistentModel>: @unchecked Sendable 
     ) -> Self {
         Self(keyPath: keyPath, destination: Destination.self, isToMany: true, deleteRule: deleteRule, inverse: inverse,
              access: .toMany(keyPath))
+    }
+
+    /// A named to-one relationship, with an optional to-one inverse: for an `@Observable` model,
+    /// whose key paths do not say what they are stored as. `name` is the coding key of the
+    /// property's storage (`case _livingAccommodation = "livingAccommodation"`).
+    public static func relationship<Destination: PersistentModel>(
+        _ name: String, _ keyPath: any ReferenceWritableKeyPath<Model, Destination?> & Sendable,
+        deleteRule: DeleteRule = .nullify, inverse: (any ReferenceWritableKeyPath<Destination, Model?> & Sendable)? = nil
+    ) -> Self {
+        relationship(keyPath, deleteRule: deleteRule, inverse: inverse).named(name)
+    }
+
+    /// A named to-one relationship whose inverse is to-many: for an `@Observable` model.
+    public static func relationship<Destination: PersistentModel>(
+        _ name: String, _ keyPath: any ReferenceWritableKeyPath<Model, Destination?> & Sendable,
+        deleteRule: DeleteRule = .nullify, inverse: any ReferenceWritableKeyPath<Destination, [Model]> & Sendable
+    ) -> Self {
+        relationship(keyPath, deleteRule: deleteRule, inverse: inverse).named(name)
+    }
+
+    /// A named to-many relationship, with an optional to-one inverse: for an `@Observable` model.
+    /// `name` is the coding key of the property's storage (`case _bucketList = "bucketList"`).
+    public static func relationship<Destination: PersistentModel>(
+        _ name: String, _ keyPath: any ReferenceWritableKeyPath<Model, [Destination]> & Sendable,
+        deleteRule: DeleteRule = .nullify, inverse: (any ReferenceWritableKeyPath<Destination, Model?> & Sendable)? = nil
+    ) -> Self {
+        relationship(keyPath, deleteRule: deleteRule, inverse: inverse).named(name)
+    }
+
+    /// A named to-many relationship whose inverse is to-many too: for an `@Observable` model.
+    public static func relationship<Destination: PersistentModel>(
+        _ name: String, _ keyPath: any ReferenceWritableKeyPath<Model, [Destination]> & Sendable,
+        deleteRule: DeleteRule = .nullify, inverse: any ReferenceWritableKeyPath<Destination, [Model]> & Sendable
+    ) -> Self {
+        relationship(keyPath, deleteRule: deleteRule, inverse: inverse).named(name)
+    }
+
+    /// This relationship, stored under `name`.
+    private func named(_ name: String) -> Self {
+        var named = self
+        named.name = name
+        return named
     }
 }
 
