@@ -1,0 +1,272 @@
+import Foundation
+import MemoryStore
+import Observation
+import StoreProtocol
+import StoreTestSupport
+import Testing
+
+/// An `@Observable` model that counts how often it is encoded: a context that watches it encodes
+/// it only when it may have changed.
+@Observable final class WatchedNote: PersistentModel {
+    var id = UUID()
+    var title: String
+    var tags: [String] = []
+
+    init(title: String) { self.title = title }
+
+    enum CodingKeys: String, CodingKey {
+        case _id = "id", _title = "title", _tags = "tags"
+    }
+
+    /// Encodes by hand to count: `@Observable` and synthesized `Decodable` are as usual.
+    func encode(to encoder: any Encoder) throws {
+        Self.encodes.withLock { $0 += 1 }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: ._id)
+        try container.encode(title, forKey: ._title)
+        try container.encode(tags, forKey: ._tags)
+    }
+
+    /// Encodes of every instance; only the test that resets it reads it.
+    static let encodes = Locked(0)
+
+    static let schemaMetadata = SchemaMetadata<WatchedNote>(
+        attributes: [.attribute("id", \.id), .attribute("title", \.title), .attribute("tags", \.tags)],
+        unique: [[\.title]])
+}
+
+/// The same note as a plain class, which a context can only compare by encoding.
+final class PlainNote: PersistentModel {
+    var id = UUID()
+    var title: String
+
+    init(title: String) { self.title = title }
+
+    func encode(to encoder: any Encoder) throws {
+        Self.encodes.withLock { $0 += 1 }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+    }
+
+    static let encodes = Locked(0)
+
+    static let schemaMetadata = SchemaMetadata<PlainNote>(attributes: [\.id, \.title])
+}
+
+/// An `@Observable` model with an attribute observation does not see: compared by encoding.
+@Observable final class PartlyIgnoredNote: PersistentModel {
+    var id = UUID()
+    var title: String
+    @ObservationIgnored var views = 0
+
+    init(title: String) { self.title = title }
+
+    enum CodingKeys: String, CodingKey {
+        case _id = "id", _title = "title", views
+    }
+
+    static let schemaMetadata = SchemaMetadata<PartlyIgnoredNote>(
+        attributes: [.attribute("id", \.id), .attribute("title", \.title), .attribute("views", \.views)])
+}
+
+/// A model captured by a notification observer (a `@Sendable` closure); the test runs on one
+/// thread.
+private final class Held<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+@Suite struct ObservedModelTests {
+    func container() throws -> ModelContainer {
+        try ModelContainer(for: WatchedNote.self, PlainNote.self, PartlyIgnoredNote.self, configurations: MemoryStoreConfiguration())
+    }
+
+    /// Stores `count` notes and returns them fetched into a new context, which holds them.
+    func storedNotes(_ count: Int, in container: ModelContainer) throws -> (ModelContext, [WatchedNote]) {
+        let seeding = ModelContext(container)
+        for number in 0..<count { seeding.insert(WatchedNote(title: "note \(number)")) }
+        try seeding.save()
+        let context = ModelContext(container)
+        return (context, try context.fetch(FetchDescriptor<WatchedNote>(sortBy: [SortDescriptor(\.title)])))
+    }
+
+    func storedTitle(of id: UUID, in container: ModelContainer) throws -> String? {
+        try ModelContext(container).fetch(FetchDescriptor<WatchedNote>(predicate: #Predicate { $0.id == id })).first?.title
+    }
+
+    @Test func aSaveEncodesOnlyTheWatchedModelsThatChanged() throws {
+        let container = try container()
+        let (context, notes) = try storedNotes(1_000, in: container)
+        let token = try container.currentHistoryToken()
+        WatchedNote.encodes.withLock { $0 = 0 }
+
+        #expect(!context.hasChanges)
+        try context.save()
+        #expect(WatchedNote.encodes.withLock { $0 } == 0, "nothing changed: nothing to encode")
+
+        notes[500].title = "renamed"
+        #expect(context.hasChanges)
+        #expect(context.changedModelsArray.map(\.persistentModelID) == [notes[500].persistentModelID])
+        try context.save()
+        let encodes = WatchedNote.encodes.withLock { $0 }
+        #expect(encodes <= 4, "the one changed note, not 1,000 (\(encodes) encodes)")
+        #expect(!context.hasChanges)
+
+        let transactions = try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(after: token))
+        let updates = transactions.flatMap(\.changes).compactMap { change -> DefaultHistoryUpdate<WatchedNote>? in
+            if case .update(let update as DefaultHistoryUpdate<WatchedNote>) = change { update } else { nil }
+        }
+        #expect(updates.count == 1 && updates.first?.changedPersistentIdentifier == notes[500].persistentModelID)
+        #expect(updates.first?.updatedAttributes.count == 1 && updates.first?.updatedAttributes.first == \WatchedNote.title)
+        #expect(try storedTitle(of: notes[500].id, in: container) == "renamed")
+    }
+
+    /// The negative control of the test above: plain models are encoded at every save.
+    @Test func aSaveEncodesEveryHeldPlainModel() throws {
+        let container = try container()
+        let seeding = ModelContext(container)
+        for number in 0..<1_000 { seeding.insert(PlainNote(title: "note \(number)")) }
+        try seeding.save()
+        let context = ModelContext(container)
+        let notes = try context.fetch(FetchDescriptor<PlainNote>())
+        PlainNote.encodes.withLock { $0 = 0 }
+        notes[0].title = "renamed"
+        try context.save()
+        #expect(PlainNote.encodes.withLock { $0 } >= 1_000)
+    }
+
+    @Test func deletingAWatchedModelIsSaved() throws {
+        let container = try container()
+        let (context, notes) = try storedNotes(3, in: container)
+        context.delete(notes[1])
+        #expect(context.hasChanges && context.deletedModelsArray.map(\.persistentModelID) == [notes[1].persistentModelID])
+        try context.save()
+        #expect(try ModelContext(container).fetch(FetchDescriptor<WatchedNote>(sortBy: [SortDescriptor(\.title)])).map(\.title)
+            == ["note 0", "note 2"])
+    }
+
+    @Test func inPlaceMutationsAndRelationshipFreeChangesAreSeen() throws {
+        let container = try container()
+        let (context, notes) = try storedNotes(3, in: container)
+        notes[1].tags.append("urgent")          // through `_modify`
+        notes[2][keyPath: \.title] = "by key path"
+        try context.save()
+        let again = try ModelContext(container).fetch(FetchDescriptor<WatchedNote>(sortBy: [SortDescriptor(\.title)]))
+        #expect(again.map(\.title) == ["by key path", "note 0", "note 1"])
+        #expect(again.first { $0.id == notes[1].id }?.tags == ["urgent"])
+    }
+
+    @Test func aWatchedModelChangedAndLetGoBeforeTheSaveIsSaved() throws {
+        let container = try container()
+        let id = try storedNotes(2, in: container).1[0].id
+        let context = ModelContext(container)
+        func changeAndLetGo() throws {
+            let note = try #require(try context.fetch(FetchDescriptor<WatchedNote>(predicate: #Predicate { $0.id == id })).first)
+            note.title = "changed, then let go"
+        }
+        try changeAndLetGo()
+        try context.save()
+        #expect(try storedTitle(of: id, in: container) == "changed, then let go")
+    }
+
+    /// A change made after the save read the model's values (here by a `willSave` observer) is
+    /// not taken as saved: the next save saves it.
+    @Test func aChangeMadeWhileSavingIsSavedByTheNextSave() throws {
+        let container = try container()
+        let (context, notes) = try storedNotes(2, in: container)
+        let late = Held(notes[1])
+        notes[0].title = "first"
+        let observer = NotificationCenter.default.addObserver(forName: ModelContext.willSave, object: context, queue: nil) { _ in
+            late.value.title = "changed during willSave"
+        }
+        try context.save()
+        NotificationCenter.default.removeObserver(observer)
+        #expect(try storedTitle(of: notes[1].id, in: container) == "note 1", "read before the observer ran")
+        #expect(context.hasChanges)
+        try context.save()
+        #expect(try storedTitle(of: notes[1].id, in: container) == "changed during willSave")
+    }
+
+    @Test func aModelRefreshedByAFetchIsWatchedAgain() throws {
+        let container = try container()
+        let (context, notes) = try storedNotes(1, in: container)
+        let other = ModelContext(container)
+        let theirs = try #require(try other.fetch(FetchDescriptor<WatchedNote>()).first)
+        theirs.title = "theirs"
+        try other.save()
+
+        let refreshed = try context.fetch(FetchDescriptor<WatchedNote>())
+        #expect(refreshed.first === notes[0] && notes[0].title == "theirs", "the held instance takes the stored values")
+        #expect(!context.hasChanges)
+        notes[0].tags = ["mine"]
+        try context.save()
+        let stored = try #require(try ModelContext(container).fetch(FetchDescriptor<WatchedNote>()).first)
+        #expect(stored.title == "theirs" && stored.tags == ["mine"])
+    }
+
+    @Test func rollbackAndUndoLeaveTheModelWatched() throws {
+        let container = try container()
+        let (context, notes) = try storedNotes(1, in: container)
+        notes[0].title = "rolled back"
+        context.rollback()
+        #expect(notes[0].title == "note 0" && !context.hasChanges)
+        notes[0].title = "after rollback"
+        try context.save()
+        #expect(try storedTitle(of: notes[0].id, in: container) == "after rollback")
+
+        context.undoManager = ModelUndoManager()
+        notes[0].title = "undone"
+        try context.processPendingChanges()
+        context.undoManager?.undo()
+        #expect(notes[0].title == "after rollback")
+        try context.save()
+        notes[0].title = "after undo"
+        try context.save()
+        #expect(try storedTitle(of: notes[0].id, in: container) == "after undo")
+    }
+
+    /// An insert that collides with a stored note's unique title becomes that note: the instance
+    /// now stands for the stored identifier, and its later changes are saved under it.
+    @Test func anInsertThatBecameAnUpdateStaysWatched() throws {
+        let container = try container()
+        let (_, notes) = try storedNotes(1, in: container)
+        let context = ModelContext(container)
+        let twin = WatchedNote(title: "note 0")
+        context.insert(twin)
+        try context.save()
+        #expect(twin.persistentModelID == notes[0].persistentModelID)
+        twin.tags = ["twin"]
+        try context.save()
+        #expect(try ModelContext(container).fetch(FetchDescriptor<WatchedNote>()).map(\.tags) == [["twin"]])
+    }
+
+    @Test func watchedModelsNoOneHoldsAreForgotten() throws {
+        let container = try container()
+        let seeding = ModelContext(container)
+        for number in 0..<2_000 { seeding.insert(WatchedNote(title: "note \(number)")) }
+        try seeding.save()
+        let context = ModelContext(container)
+        func fetchAndLetGo() throws -> [PersistentIdentifier] {
+            try context.fetch(FetchDescriptor<WatchedNote>()).map(\.persistentModelID)
+        }
+        let identifiers = try fetchAndLetGo()
+        #expect(identifiers.allSatisfy { (context.registeredModel(for: $0) as WatchedNote?) != nil })
+        try context.save()
+        #expect(identifiers.allSatisfy { (context.registeredModel(for: $0) as WatchedNote?) == nil })
+    }
+
+    @Test func anAttributeObservationIgnoresIsComparedByEncoding() throws {
+        let container = try container()
+        let note = PartlyIgnoredNote(title: "read")
+        let seeding = ModelContext(container)
+        seeding.insert(note)
+        try seeding.save()
+        let context = ModelContext(container)
+        let held = try #require(try context.fetch(FetchDescriptor<PartlyIgnoredNote>()).first)
+        held.views += 1                         // observation does not see it
+        #expect(context.hasChanges)
+        try context.save()
+        #expect(try ModelContext(container).fetch(FetchDescriptor<PartlyIgnoredNote>()).first?.views == 1)
+    }
+}
