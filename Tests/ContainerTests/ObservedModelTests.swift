@@ -1,4 +1,5 @@
 import Foundation
+import JSONStore
 import MemoryStore
 import Observation
 import StoreProtocol
@@ -241,8 +242,10 @@ private final class Held<Value>: @unchecked Sendable {
         #expect(try ModelContext(container).fetch(FetchDescriptor<WatchedNote>()).map(\.tags) == [["twin"]])
     }
 
-    @Test func watchedModelsNoOneHoldsAreForgotten() throws {
-        let container = try container()
+    @Test(arguments: [false, true]) func watchedModelsNoOneHoldsAreForgotten(onJSON: Bool) throws {
+        let container = onJSON
+            ? try ModelContainer(for: WatchedNote.self, configurations: JSONStoreConfiguration(url: try temporaryDirectory().appending(path: "notes.json")))
+            : try container()
         let seeding = ModelContext(container)
         for number in 0..<2_000 { seeding.insert(WatchedNote(title: "note \(number)")) }
         try seeding.save()
@@ -254,6 +257,25 @@ private final class Held<Value>: @unchecked Sendable {
         #expect(identifiers.allSatisfy { (context.registeredModel(for: $0) as WatchedNote?) != nil })
         try context.save()
         #expect(identifiers.allSatisfy { (context.registeredModel(for: $0) as WatchedNote?) == nil })
+    }
+
+    /// The model a save saved is looked at by the next save: let go in between, it is forgotten
+    /// then, not only when the context has doubled.
+    @Test func aWatchedModelSavedAndLetGoIsForgottenByTheNextSave() throws {
+        let container = try container()
+        let id = try storedNotes(3, in: container).1[1].id
+        let context = ModelContext(container)
+        func changeAndSave() throws -> PersistentIdentifier {
+            let note = try #require(try context.fetch(FetchDescriptor<WatchedNote>(predicate: #Predicate { $0.id == id })).first)
+            note.title = "changed"
+            try context.save()
+            return note.persistentModelID
+        }
+        let changed = try changeAndSave()
+        #expect((context.registeredModel(for: changed) as WatchedNote?) != nil, "held until its save ended")
+        try context.save()
+        #expect((context.registeredModel(for: changed) as WatchedNote?) == nil)
+        #expect(try storedTitle(of: id, in: container) == "changed")
     }
 
     @Test func anAttributeObservationIgnoresIsComparedByEncoding() throws {

@@ -22,6 +22,9 @@ public final class ModelContext {
     var registrations = RegistrationTable()
     /// How many models the last pass over every registration left (``forgetModelsNoOneHolds()``).
     var countAfterFullSweep = 0
+    /// The models the last save sent or found unchanged: once saved, a watched model is settled,
+    /// and the next save looks at these to forget those let go since (``forgetModelsNoOneHolds()``).
+    var lookedAtByLastSave: [Registration] = []
     var nextOrder = 0
     /// Models given stored values whose relationships are not set yet
     /// (``resolvePendingRelationships()``).
@@ -210,11 +213,15 @@ public final class ModelContext {
     /// Models that hold each other (the two sides of an inverse relationship) hold each other
     /// outside the context's reach, and stay registered while the context lives.
     ///
-    /// Settled `@Observable` models (unchanged, see ``RegistrationTable``) are looked at only
-    /// when the context holds twice as many models as the last time it looked at all of them:
-    /// a save stays O(changes) for them, and they are forgotten within a doubling.
-    /// - Complexity: O(*u*) reference checks for *u* models not settled, and one encode of each
-    ///   of them nothing else holds; amortized O(1) per model registered for the others.
+    /// Settled `@Observable` models (unchanged, see ``RegistrationTable``) are not looked at by
+    /// every save: those the last save saved are (the models you change, save and let go), and
+    /// all of them when the context holds twice as many models as the last time it looked at
+    /// all (fetched, never changed, and let go). So a save stays O(changes) for them, and a
+    /// watched model let go is forgotten by the next save if the last one saved it, and otherwise
+    /// within a doubling of the models the context holds.
+    /// - Complexity: O(*u*) reference checks for *u* models not settled and those the last save
+    ///   saved, and one encode of each of the first that nothing else holds; amortized O(1) per
+    ///   model registered for the others.
     func forgetModelsNoOneHolds() {
         func forgettable(_ registration: Registration) -> Bool {
             registration.state == .persisted && registration.isHeldOnlyByTheContext && (try? registration.isDirty()) == false
@@ -224,12 +231,19 @@ public final class ModelContext {
             while registrations.removeAll(where: forgettable) > 0 {}
             countAfterFullSweep = registrations.count
         } else {
+            var looking = registrations.mayHaveChanged(inOrder: false) + lookedAtByLastSave
             while true {
-                let forgotten = registrations.mayHaveChanged(inOrder: false).filter(forgettable)
+                let forgotten = looking.filter(forgettable)
                 guard !forgotten.isEmpty else { break }
-                for registration in forgotten { registrations[registration.model.persistentModelID] = nil }
+                for registration in forgotten {
+                    let id = registration.model.persistentModelID
+                    // Not another registration made for the same identifier since.
+                    if registrations[id] === registration { registrations[id] = nil }
+                }
+                looking = registrations.mayHaveChanged(inOrder: false)
             }
         }
+        lookedAtByLastSave = []
     }
 
     /// Models inserted and not yet saved.
@@ -345,7 +359,10 @@ public final class ModelContext {
             let id = registration.model.persistentModelID
             // Watched from before the values are read: a change made after (by a willSave
             // observer, say) disarms the watch, so the saved model is not taken as settled.
-            if registration.state != .deleted { registration.arm(log: registrations.touches) }
+            if registration.state != .deleted, registration.watch != nil {
+                registration.arm(log: registrations.touches)
+                lookedAtByLastSave.append(registration)
+            }
             switch registration.state {
             case .inserted:
                 plans[storeIndex, default: Plan()].inserted.append(
