@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of every library module with the toolchain's own `docc` (no
-# package plugin needed) and fails on any documentation warning: an unresolved symbol link, a
-# parameter without documentation, a catalog page that does not build.
+# package plugin needed) and fails on any documentation warning (an unresolved symbol link, a
+# parameter without documentation, a catalog page that does not build) and on any public symbol
+# without a doc comment (Tools/docs/check-undocumented.py).
 #
 #   bash Tools/docs/build-docs.sh [OUTPUT]    # default OUTPUT: .build-docs/documentation
 #
@@ -42,4 +43,6 @@ for module in "${modules[@]}"; do
         echo "docs: $module built without warnings"
     fi
 done
+# Every public symbol has a doc comment (DocC itself does not report one that has none).
+python3 Tools/docs/check-undocumented.py || status=1
 exit $status

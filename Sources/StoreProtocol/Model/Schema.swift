@@ -3,6 +3,8 @@
 ///
 /// Building a schema reads each model type's ``SchemaMetadata`` once (cached per process).
 public struct Schema: Sendable, CustomStringConvertible {
+    /// One entity per model type, in the order the types were given, then the types their
+    /// relationships reach.
     public let entities: [Entity]
     /// The version of the ``VersionedSchema`` this schema was made from, `nil` otherwise.
     public let version: Version?
@@ -50,6 +52,7 @@ public struct Schema: Sendable, CustomStringConvertible {
         return entities
     }
 
+    /// A schema of `types` and of every model type their relationships reach, unversioned.
     public init(_ types: any PersistentModel.Type...) { self.init(types) }
 
     /// The entity with this name, or `nil`.
