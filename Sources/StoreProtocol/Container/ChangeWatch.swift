@@ -86,7 +86,7 @@ struct ModelObservation {
     /// property: such a type is compared by encoding, as a plain model is.
     init?<Model: PersistentModel>(_ attributes: ModelAttributes<Model>) {
         guard Model.self is any Observable.Type else { return nil }
-        let keyPaths: [PartialKeyPath<Model>] = attributes.attributes.map(\.keyPath) + attributes.relationships.map(\.metadata.keyPath)
+        let keyPaths = attributes.keyPaths
         let fields = StoredProperties.of(Model.self)
         guard !keyPaths.contains(where: { StoredProperties.name(of: $0, among: fields) != nil }) else { return nil }
         readProperties = { model in
