@@ -71,6 +71,36 @@ final class PlainNote: PersistentModel {
         attributes: [.attribute("id", \.id), .attribute("title", \.title), .attribute("views", \.views)])
 }
 
+/// Attributes whose `==` does not say whether they are stored the same: `@Observable` calls no one
+/// back when a value `==` to the old one is set, so this type must be compared by encoding.
+@Observable final class LooselyEqualNote: PersistentModel {
+    /// Equal when the ids are: a street name change is `==`.
+    struct Address: Codable, Equatable {
+        var id: Int
+        var street: String
+        static func == (lhs: Address, rhs: Address) -> Bool { lhs.id == rhs.id }
+    }
+    /// A reference: changed in place, `==` (identity) says nothing changed.
+    final class Settings: Codable {
+        var volume = 1
+    }
+
+    var id = UUID()
+    var distance = Measurement(value: 1, unit: UnitLength.kilometers)
+    var address = Address(id: 1, street: "Old Street")
+    var settings = Settings()
+
+    init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case _id = "id", _distance = "distance", _address = "address", _settings = "settings"
+    }
+
+    static let schemaMetadata = SchemaMetadata<LooselyEqualNote>(attributes: [
+        .attribute("id", \.id), .attribute("distance", \.distance), .attribute("address", \.address), .attribute("settings", \.settings),
+    ])
+}
+
 /// A model captured by a notification observer (a `@Sendable` closure); the test runs on one
 /// thread.
 private final class Held<Value>: @unchecked Sendable {
@@ -80,7 +110,8 @@ private final class Held<Value>: @unchecked Sendable {
 
 @Suite struct ObservedModelTests {
     func container() throws -> ModelContainer {
-        try ModelContainer(for: WatchedNote.self, PlainNote.self, PartlyIgnoredNote.self, configurations: MemoryStoreConfiguration())
+        try ModelContainer(for: WatchedNote.self, PlainNote.self, PartlyIgnoredNote.self, LooselyEqualNote.self,
+                           configurations: MemoryStoreConfiguration())
     }
 
     /// Stores `count` notes and returns them fetched into a new context, which holds them.
@@ -276,6 +307,26 @@ private final class Held<Value>: @unchecked Sendable {
         try context.save()
         #expect((context.registeredModel(for: changed) as WatchedNote?) == nil)
         #expect(try storedTitle(of: id, in: container) == "changed")
+    }
+
+    /// Found by an adversarial tester: with `Measurement`, an id-only `==` and a class attribute,
+    /// a watched type lost each of these changes.
+    @Test func aTypeWithValuesWhoseEqualityIsLooseIsComparedByEncoding() throws {
+        let container = try container()
+        let seeding = ModelContext(container)
+        seeding.insert(LooselyEqualNote())
+        try seeding.save()
+        let context = ModelContext(container)
+        let note = try #require(try context.fetch(FetchDescriptor<LooselyEqualNote>()).first)
+        note.distance = Measurement(value: 1_000, unit: UnitLength.meters)   // == 1 km
+        note.address = LooselyEqualNote.Address(id: 1, street: "New Street")  // == by id
+        note.settings.volume = 7                                              // the same instance
+        #expect(context.hasChanges)
+        try context.save()
+        let stored = try #require(try ModelContext(container).fetch(FetchDescriptor<LooselyEqualNote>()).first)
+        #expect(stored.distance.unit == UnitLength.meters && stored.distance.value == 1_000)
+        #expect(stored.address.street == "New Street")
+        #expect(stored.settings.volume == 7)
     }
 
     @Test func anAttributeObservationIgnoresIsComparedByEncoding() throws {

@@ -1,3 +1,4 @@
+import Foundation
 import Observation
 
 /// How a context hears that an `@Observable` model changed, so that a save need not encode every
@@ -84,14 +85,64 @@ struct ModelObservation {
     /// Observation sees a property only through the accessors `@Observable` writes for it. An
     /// `@ObservationIgnored` property keeps plain storage, so its key path reaches a stored
     /// property: such a type is compared by encoding, as a plain model is.
+    ///
+    /// `@Observable` does not call back when a property is set to a value `==` to the one it
+    /// holds. That is the context's own comparison for the standard value types, but a type's
+    /// own `==` may call values equal that are stored differently (`Measurement`'s 1 km and
+    /// 1,000 m, a struct comparing only its id), and a class's `==` is identity, blind to a
+    /// change inside the instance. So a type is watched only if every attribute is a
+    /// ``WatchableValue`` (see there); a type with any other attribute is compared by encoding.
     init?<Model: PersistentModel>(_ attributes: ModelAttributes<Model>) {
         guard Model.self is any Observable.Type else { return nil }
         let keyPaths = attributes.keyPaths
         let fields = StoredProperties.of(Model.self)
-        guard !keyPaths.contains(where: { StoredProperties.name(of: $0, among: fields) != nil }) else { return nil }
+        guard !keyPaths.contains(where: { StoredProperties.name(of: $0, among: fields) != nil }),
+              attributes.attributes.allSatisfy({ isWatchable(type(of: $0.keyPath).valueType) }) else { return nil }
         readProperties = { model in
             guard let model = model as? Model else { return }
             for keyPath in keyPaths { _ = model[keyPath: keyPath] }
         }
     }
+}
+
+/// A type whose `==` holds exactly when the context's comparison of encoded values does, so that
+/// `@Observable`'s "no call back for an equal value" loses nothing: the standard library's
+/// numbers, `Bool` and `String`, and Foundation's `Date`, `UUID`, `URL` and `Data` (their `==`
+/// is what a snapshot compares), optionals and arrays of them (``isWatchable(_:)``), and
+/// `RawRepresentable` types of them (enums: `==` compares the case).
+protocol WatchableValue {}
+
+extension String: WatchableValue {}
+extension Bool: WatchableValue {}
+extension Int: WatchableValue {}
+extension Int8: WatchableValue {}
+extension Int16: WatchableValue {}
+extension Int32: WatchableValue {}
+extension Int64: WatchableValue {}
+extension UInt: WatchableValue {}
+extension UInt8: WatchableValue {}
+extension UInt16: WatchableValue {}
+extension UInt32: WatchableValue {}
+extension UInt64: WatchableValue {}
+extension Double: WatchableValue {}
+extension Float: WatchableValue {}
+extension Date: WatchableValue {}
+extension UUID: WatchableValue {}
+extension URL: WatchableValue {}
+extension Data: WatchableValue {}
+
+/// The element type of an optional or an array, for ``isWatchable(_:)``.
+private protocol WatchableContainer { static var elementType: Any.Type { get } }
+extension Optional: WatchableContainer { fileprivate static var elementType: Any.Type { Wrapped.self } }
+extension Array: WatchableContainer { fileprivate static var elementType: Any.Type { Element.self } }
+
+/// Whether an attribute of this type can be watched (``WatchableValue``).
+func isWatchable(_ type: Any.Type) -> Bool {
+    if type is any WatchableValue.Type { return true }
+    if let container = type as? any WatchableContainer.Type { return isWatchable(container.elementType) }
+    if let raw = type as? any RawRepresentable.Type {
+        func rawValueType<Raw: RawRepresentable>(_: Raw.Type) -> Any.Type { Raw.RawValue.self }
+        return isWatchable(rawValueType(raw))
+    }
+    return false
 }
