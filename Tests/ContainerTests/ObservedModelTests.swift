@@ -171,6 +171,7 @@ private final class Held<Value>: @unchecked Sendable {
     @Test func deletingAWatchedModelIsSaved() throws {
         let container = try container()
         let (context, notes) = try storedNotes(3, in: container)
+        #expect(!context.hasChanges)   // looks at them: settled, they drop out of what saves look at
         context.delete(notes[1])
         #expect(context.hasChanges && context.deletedModelsArray.map(\.persistentModelID) == [notes[1].persistentModelID])
         try context.save()
