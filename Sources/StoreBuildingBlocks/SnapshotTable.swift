@@ -95,9 +95,10 @@ public struct SnapshotTable: Sendable {
         public var result: DataStoreSaveChangesResult<S>
     }
 
-    /// Applies a save: inserts (an insert that matches a stored row's id or unique constraint
-    /// updates that row), updates (a row that is gone is skipped) and deletes (a row that is gone is
-    /// no change).
+    /// Applies a save: deletes (a row that is gone is no change), updates (a row that is gone is
+    /// skipped), then inserts (an insert that matches a row's id or unique constraint, as the
+    /// deletes and updates left it, updates that row). So deleting a model, or changing its unique
+    /// values, and inserting one with its former values in the same save stores both.
     /// - Throws: `DataStoreError/Code/unknownEntity`; `DataStoreError/Code/constraintViolation`
     ///   when an update would make two rows share a unique constraint, or when an insert that
     ///   matches a stored row would change that row's relationships (the related rows would keep
@@ -108,6 +109,32 @@ public struct SnapshotTable: Sendable {
         var changes: [HistoryRecord.Change] = []
         var result = DataStoreSaveChangesResult<S>(for: storeIdentifier)
         do {
+            // Deletes, then updates, then inserts: an insert collides with the rows as this save
+            // leaves them, not with a row it deletes or a unique value it changes (the context
+            // checks what it holds the same way). The history lists inserts, updates, deletes.
+            var insertChanges: [HistoryRecord.Change] = [], updateChanges: [HistoryRecord.Change] = []
+            var deleteChanges: [HistoryRecord.Change] = []
+            for snapshot in request.deleted {
+                let id = snapshot.persistentIdentifier
+                var rows = try takeRows(id.entityName)
+                defer { entities[id.entityName] = rows }
+                guard let stored = rows.row(id.primaryKey), let place = rows.place(of: id.primaryKey) else { continue }
+                undo.append(.deleted(stored, place))
+                rows.remove(id.primaryKey, compacting: false)   // slots keep their numbers until the save is done
+                let preserved = stored.values.filter { rows.entity.preservedOnDeletion.contains($0.key) }
+                deleteChanges.append(.init(kind: .delete, entityName: id.entityName, primaryKey: id.primaryKey, tombstone: preserved))
+            }
+            for snapshot in request.updated {
+                let id = snapshot.persistentIdentifier
+                var rows = try takeRows(id.entityName)
+                defer { entities[id.entityName] = rows }
+                guard let stored = rows.row(id.primaryKey) else { continue }
+                let changed = snapshot.changedAttributes(from: stored.values)
+                guard !changed.isEmpty else { continue }
+                undo.append(.replaced(stored))
+                try rows.put(DefaultSnapshot(persistentIdentifier: id, values: snapshot.values))
+                updateChanges.append(.init(kind: .update, entityName: id.entityName, primaryKey: id.primaryKey, updatedAttributes: changed))
+            }
             for snapshot in request.inserted {
                 let id = snapshot.persistentIdentifier
                 var rows = try takeRows(id.entityName)
@@ -134,34 +161,14 @@ public struct SnapshotTable: Sendable {
                     guard !changed.isEmpty else { continue }
                     undo.append(.replaced(stored))
                     try rows.put(target)
-                    changes.append(.init(kind: .update, entityName: id.entityName, primaryKey: existingKey, updatedAttributes: changed))
+                    insertChanges.append(.init(kind: .update, entityName: id.entityName, primaryKey: existingKey, updatedAttributes: changed))
                 } else {
                     undo.append(.inserted(id))
                     try rows.put(DefaultSnapshot(persistentIdentifier: id, values: snapshot.values))
-                    changes.append(.init(kind: .insert, entityName: id.entityName, primaryKey: id.primaryKey))
+                    insertChanges.append(.init(kind: .insert, entityName: id.entityName, primaryKey: id.primaryKey))
                 }
             }
-            for snapshot in request.updated {
-                let id = snapshot.persistentIdentifier
-                var rows = try takeRows(id.entityName)
-                defer { entities[id.entityName] = rows }
-                guard let stored = rows.row(id.primaryKey) else { continue }
-                let changed = snapshot.changedAttributes(from: stored.values)
-                guard !changed.isEmpty else { continue }
-                undo.append(.replaced(stored))
-                try rows.put(DefaultSnapshot(persistentIdentifier: id, values: snapshot.values))
-                changes.append(.init(kind: .update, entityName: id.entityName, primaryKey: id.primaryKey, updatedAttributes: changed))
-            }
-            for snapshot in request.deleted {
-                let id = snapshot.persistentIdentifier
-                var rows = try takeRows(id.entityName)
-                defer { entities[id.entityName] = rows }
-                guard let stored = rows.row(id.primaryKey), let place = rows.place(of: id.primaryKey) else { continue }
-                undo.append(.deleted(stored, place))
-                rows.remove(id.primaryKey, compacting: false)   // slots keep their numbers until the save is done
-                let preserved = stored.values.filter { rows.entity.preservedOnDeletion.contains($0.key) }
-                changes.append(.init(kind: .delete, entityName: id.entityName, primaryKey: id.primaryKey, tombstone: preserved))
-            }
+            changes = insertChanges + updateChanges + deleteChanges
         } catch {
             // Undo in reverse, so that every row returns to its state before this save, in its
             // place: a replaced row is replaced back where it is, a deleted one goes back into

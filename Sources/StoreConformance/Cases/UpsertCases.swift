@@ -75,6 +75,45 @@ enum UpsertCases {
                            "ids: freed values make new models; (A2, day 0) still belongs to the first trip")
             try checkEqual(stored[1].destination, "collides", "the colliding insert updated the stored A2")
         },
+        // Found by an adversarial tester: the insert was merged into the deleted (or renamed)
+        // row, so one save acknowledged a model it did not store, and the instance took a
+        // deleted row's identity, losing every later change.
+        ConformanceCase(area: "upserts", name: "aDeleteAndAnInsertOfItsUniqueValuesInOneSaveStoreTheInsert", requires: .updates) { target in
+            let container = try target.makeContainer()
+            try insertTrips(["Groceries"], into: container)
+            let context = ModelContext(container)
+            let old = try require(try context.fetch(FetchDescriptor<SuiteTrip>()).first, "the trip")
+            context.delete(old)
+            let new = SuiteTrip(name: "Groceries", destination: "milk", startDate: SuiteTrip.day(0))
+            context.insert(new)
+            try context.save()
+            let stored = try ModelContext(container).fetch(FetchDescriptor<SuiteTrip>())
+            try checkEqual(stored.map(\.id), [new.id], "ids after deleting a trip and inserting one with its unique values")
+            try checkEqual(stored.map(\.destination), ["milk"], "the inserted trip's values")
+            new.destination = "milk, eggs"
+            try context.save()
+            try checkEqual(try ModelContext(container).fetch(FetchDescriptor<SuiteTrip>()).map(\.destination), ["milk, eggs"],
+                           "a later change of the inserted trip")
+        },
+        ConformanceCase(area: "upserts", name: "aRenameAndAnInsertOfTheFreedValuesInOneSaveStoreBoth", requires: .updates) { target in
+            let container = try target.makeContainer()
+            try insertTrips(["Groceries"], into: container)
+            let context = ModelContext(container)
+            let old = try require(try context.fetch(FetchDescriptor<SuiteTrip>()).first, "the trip")
+            old.name = "Groceries (archived)"
+            let new = SuiteTrip(name: "Groceries", destination: "new", startDate: SuiteTrip.day(0))
+            context.insert(new)
+            try context.save()
+            try checkEqual(new.id == old.id, false, "the inserted trip keeps its own identity")
+            let stored = try ModelContext(container).fetch(FetchDescriptor<SuiteTrip>(sortBy: [SortDescriptor(\.name)]))
+            try checkEqual(stored.map(\.name), ["Groceries", "Groceries (archived)"], "names after the rename and the insert")
+            try checkEqual(stored.map(\.id), [new.id, old.id], "ids after the rename and the insert")
+            old.destination = "old, edited"
+            new.destination = "new, edited"
+            try context.save()
+            try checkEqual(try ModelContext(container).fetch(FetchDescriptor<SuiteTrip>(sortBy: [SortDescriptor(\.name)])).map(\.destination),
+                           ["new, edited", "old, edited"], "later changes of both")
+        },
         ConformanceCase(area: "upserts", name: "anUpdateToWhatIsAlreadyStoredRecordsNothing", requires: [.updates, .history]) { target in
             let container = try target.makeContainer()
             try insertTrips(["Iceland"], into: container)
