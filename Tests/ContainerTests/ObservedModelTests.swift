@@ -55,6 +55,17 @@ final class PlainNote: PersistentModel {
     static let schemaMetadata = SchemaMetadata<PlainNote>(attributes: [\.id, \.title])
 }
 
+/// A plain model with a unique title.
+final class PlainUniqueNote: PersistentModel {
+    var id = UUID()
+    var title: String
+    var count = 0
+
+    init(title: String) { self.title = title }
+
+    static let schemaMetadata = SchemaMetadata<PlainUniqueNote>(attributes: [\.id, \.title, \.count], unique: [[\.title]])
+}
+
 /// An `@Observable` model with an attribute observation does not see: compared by encoding.
 @Observable final class PartlyIgnoredNote: PersistentModel {
     var id = UUID()
@@ -110,7 +121,7 @@ private final class Held<Value>: @unchecked Sendable {
 
 @Suite struct ObservedModelTests {
     func container() throws -> ModelContainer {
-        try ModelContainer(for: WatchedNote.self, PlainNote.self, PartlyIgnoredNote.self, LooselyEqualNote.self,
+        try ModelContainer(for: WatchedNote.self, PlainNote.self, PlainUniqueNote.self, PartlyIgnoredNote.self, LooselyEqualNote.self,
                            configurations: MemoryStoreConfiguration())
     }
 
@@ -219,6 +230,43 @@ private final class Held<Value>: @unchecked Sendable {
         #expect(context.hasChanges)
         try context.save()
         #expect(try storedTitle(of: notes[1].id, in: container) == "changed during willSave")
+    }
+
+    /// Found by an adversarial tester: the stored values a colliding insert takes overwrote a
+    /// change made after the save read it; plain models lost it too.
+    @Test(arguments: [false, true]) func aChangeMadeWhileSavingAnInsertThatBecameAnUpdateIsKept(watched: Bool) throws {
+        let container = try container()
+        let context = ModelContext(container)
+        if watched {
+            _ = try storedNotes(1, in: container)
+            let twin = WatchedNote(title: "note 0")
+            let held = Held(twin)
+            context.insert(twin)
+            let observer = NotificationCenter.default.addObserver(forName: ModelContext.willSave, object: context, queue: nil) { _ in
+                held.value.tags = ["set during willSave"]
+            }
+            try context.save()
+            NotificationCenter.default.removeObserver(observer)
+            #expect(twin.tags == ["set during willSave"], "the instance keeps the change")
+            #expect(context.hasChanges)
+            try context.save()
+            #expect(try ModelContext(container).fetch(FetchDescriptor<WatchedNote>()).map(\.tags) == [["set during willSave"]])
+        } else {
+            let seeding = ModelContext(container)
+            seeding.insert(PlainUniqueNote(title: "note 0"))
+            try seeding.save()
+            let twin = PlainUniqueNote(title: "note 0")
+            let held = Held(twin)
+            context.insert(twin)
+            let observer = NotificationCenter.default.addObserver(forName: ModelContext.willSave, object: context, queue: nil) { _ in
+                held.value.count = 6
+            }
+            try context.save()
+            NotificationCenter.default.removeObserver(observer)
+            #expect(twin.count == 6, "the instance keeps the change")
+            try context.save()
+            #expect(try ModelContext(container).fetch(FetchDescriptor<PlainUniqueNote>()).map(\.count) == [6])
+        }
     }
 
     @Test func aModelRefreshedByAFetchIsWatchedAgain() throws {

@@ -463,7 +463,14 @@ public final class ModelContext {
             // A unique-constraint collision: this instance now stands for the stored model.
             registrations[id] = nil
             registrations[storedID] = registration
-            if let stored = result.snapshotsToReregister[storedID] { try? restore(registration, to: stored.values) }
+            guard let stored = result.snapshotsToReregister[storedID] else { continue }
+            // It takes the stored model's values, which are what it had when the save read it
+            // but its id. A value set since (by a willSave observer) is set again after, so the
+            // instance keeps it and the next save sends it.
+            var since = (try? registration.currentValues()) ?? snapshot.values
+            since["id"] = stored.values["id"]
+            try? restore(registration, to: stored.values)
+            if since != stored.values { try? registration.model.assignValues(since) }
         }
         for (registration, snapshot) in plan.updated {
             let stored = result.snapshotsToReregister[snapshot.persistentIdentifier]?.values
