@@ -1,0 +1,42 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// The same settings as the main package: Swift 6 language mode, existential `any` spelled out.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+// A package of its own so that the library products of the main package keep zero dependencies:
+// only this package depends on postgres-nio.
+let package = Package(
+    name: "PostgresStore",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "PostgresStore", targets: ["PostgresStore"]),
+    ],
+    dependencies: [
+        // Named so that the product references below do not depend on the checkout folder's name.
+        .package(name: "swift-data-stores", path: "../.."),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+    ],
+    targets: [
+        .target(
+            name: "PostgresStore",
+            dependencies: [
+                .product(name: "StoreProtocol", package: "swift-data-stores"),
+                .product(name: "StoreBuildingBlocks", package: "swift-data-stores"),
+                .product(name: "StoreFiles", package: "swift-data-stores"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PostgresStoreTests",
+            dependencies: [
+                "PostgresStore",
+                .product(name: "StoreProtocol", package: "swift-data-stores"),
+                .product(name: "StoreConformance", package: "swift-data-stores"),
+            ],
+            swiftSettings: swiftSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)
