@@ -29,10 +29,20 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings),
+        // A second process for the tests: writers and a history reader (multi-writer test),
+        // a writer to kill across a server restart.
+        .executableTarget(
+            name: "pg-store-helper",
+            dependencies: [
+                "PostgresStore",
+                .product(name: "StoreProtocol", package: "swift-data-stores"),
+            ],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "PostgresStoreTests",
             dependencies: [
                 "PostgresStore",
+                "pg-store-helper",
                 .product(name: "StoreProtocol", package: "swift-data-stores"),
                 .product(name: "StoreConformance", package: "swift-data-stores"),
             ],

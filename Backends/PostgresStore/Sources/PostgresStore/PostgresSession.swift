@@ -71,6 +71,19 @@ final class PostgresSession: @unchecked Sendable {
         }
     }
 
+    /// A new connection of its own (for `LISTEN`, which needs a connection that stays idle).
+    /// - Throws: `DataStoreError` as ``withConnection(_:)``.
+    func openConnection() throws -> (PostgresConnection, SQLConnection) {
+        do {
+            let connection = try PostgresConnection.connect(
+                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: settings, id: 2, logger: logger
+            ).wait()
+            return (connection, SQLConnection(connection: connection, logger: logger, server: describedServer))
+        } catch {
+            throw PostgresErrors.map(error, server: describedServer, doing: "connect")
+        }
+    }
+
     /// Runs `body` in one SQL transaction: `BEGIN`, then `COMMIT` when it returns (the commit is
     /// durable when it returns: the server flushes its log), `ROLLBACK` when it throws.
     /// - Throws: what `body` throws, or the commit's failure (`DataStoreError`); nothing was
