@@ -84,6 +84,7 @@ extension PostgresStore {
             // Each changed row's final state, written once, in the order of its first change
             // (inserts take the next insertion sequence in that order).
             var written: Set<PersistentIdentifier> = []
+            var inserts: [String: [DefaultSnapshot]] = [:], insertOrder: [String] = []
             for change in outcome.changes {
                 let id = change.persistentIdentifier
                 guard written.insert(id).inserted else { continue }
@@ -99,15 +100,14 @@ extension PostgresStore {
                     let assignments = table.rowColumns.enumerated().map { "\($0.element) = $\($0.offset + 2)" }
                     try sql.execute("UPDATE \(table.qualifiedName) SET \(assignments.joined(separator: ", ")) WHERE _pk = $1", binds)
                 case (false, let row?):
-                    try table.bindRow(row.values, into: &binds)
-                    let placeholders = table.rowColumns.indices.map { "$\($0 + 2)" }
-                    try sql.execute("""
-                        INSERT INTO \(table.qualifiedName) (_pk, _seq, \(table.rowColumns.joined(separator: ", "))) \
-                        VALUES ($1, nextval('\(namespace)._rows_seq'), \(placeholders.joined(separator: ", ")))
-                        """, binds)
+                    if inserts[id.entityName] == nil { insertOrder.append(id.entityName) }
+                    inserts[id.entityName, default: []].append(row)
                 case (false, nil):
                     break
                 }
+            }
+            for entityName in insertOrder {
+                try insertRows(inserts[entityName] ?? [], into: try table(entityName), sql)
             }
 
             // The history transaction.
@@ -117,17 +117,38 @@ extension PostgresStore {
             } else {
                 number = try sql.query("SELECT nextval('\(namespace)._history_seq')").first!.decode(Int64.self)
             }
+            // One statement: the record, the counter, and the notification (delivered on commit).
             let record = HistoryRecord(transactionNumber: number, author: request.editingState.author, timestamp: Date(), changes: outcome.changes)
-            try insert(record, sql)
-            var binds = PostgresBindings()
-            binds.append(number)
-            try sql.execute("UPDATE \(namespace)._store SET last_tx = GREATEST(last_tx, $1) WHERE id = 1", binds)
+            var binds = try historyBinds(record)
+            binds.append(notificationChannel)
+            binds.append(String(number))
+            try sql.execute("""
+                WITH h AS (INSERT INTO \(namespace)._history (tx, ts, author, bundle, process, changes) VALUES ($1, $2, $3, $4, $5, $6)), \
+                s AS (UPDATE \(namespace)._store SET last_tx = GREATEST(last_tx, $1) WHERE id = 1) SELECT pg_notify($7, $8)
+                """, binds)
             try applyRetention(sql, expiredThrough: expiredThrough)
-            var notify = PostgresBindings()
-            notify.append(notificationChannel)
-            notify.append(String(number))
-            try sql.execute("SELECT pg_notify($1, $2)", notify)
             return outcome.result
+        }
+    }
+
+    /// Inserts new rows with the next insertion sequences, in their order: multi-row `INSERT`s
+    /// of up to 500 rows each (a round trip per 500 rows, not per row).
+    func insertRows(_ rows: [DefaultSnapshot], into table: EntityTable, _ sql: SQLConnection) throws {
+        let columns = table.rowColumns
+        var start = 0
+        while start < rows.count {
+            let chunk = rows[start..<min(rows.count, start + 500)]
+            start += chunk.count
+            var binds = PostgresBindings(capacity: chunk.count * (columns.count + 1))
+            var tuples: [String] = []
+            for row in chunk {
+                let first = binds.count + 1
+                binds.append(try EntityTable.json(row.persistentIdentifier.primaryKey))
+                try table.bindRow(row.values, into: &binds)
+                let placeholders = (first + 1...first + columns.count).map { "$\($0)" }
+                tuples.append("($\(first), nextval('\(namespace)._rows_seq'), \(placeholders.joined(separator: ", ")))")
+            }
+            try sql.execute("INSERT INTO \(table.qualifiedName) (_pk, _seq, \(columns.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", "))", binds)
         }
     }
 
@@ -150,8 +171,8 @@ extension PostgresStore {
     /// The `NOTIFY` channel of this store's saves.
     var notificationChannel: String { "postgresstore_" + identifier.lowercased().replacingOccurrences(of: "-", with: "") }
 
-    /// Inserts one history record.
-    func insert(_ record: HistoryRecord, _ sql: SQLConnection) throws {
+    /// A history record's columns as parameters $1…$6: tx, ts, author, bundle, process, changes.
+    func historyBinds(_ record: HistoryRecord) throws -> PostgresBindings {
         var binds = PostgresBindings()
         binds.append(record.transactionNumber)
         binds.append(record.timestamp.timeIntervalSince1970)
@@ -159,7 +180,7 @@ extension PostgresStore {
         binds.append(record.bundleIdentifier)
         binds.append(record.processIdentifier)
         binds.append(try Self.encodeChanges(record.changes))
-        try sql.execute("INSERT INTO \(namespace)._history (tx, ts, author, bundle, process, changes) VALUES ($1, $2, $3, $4, $5, $6)", binds)
+        return binds
     }
 
     /// Deletes what the configuration's retention no longer keeps, in the save's transaction.

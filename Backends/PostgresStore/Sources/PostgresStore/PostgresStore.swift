@@ -25,9 +25,11 @@ public final class PostgresStore: DataStore, HistoryProviding, @unchecked Sendab
     public typealias Snapshot = DefaultSnapshot
     public typealias HistoryType = DefaultHistoryTransaction
 
+    /// The configuration the store was opened with.
     public let configuration: PostgresStoreConfiguration
     /// The store's identifier, made when its tables were created and kept in `_store`.
     public let identifier: String
+    /// The model types the store holds.
     public let schema: Schema
     let session: PostgresSession
     let tables: [String: EntityTable]

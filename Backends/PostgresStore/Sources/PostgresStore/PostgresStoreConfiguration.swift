@@ -12,6 +12,7 @@ import StoreProtocol
 /// Several processes on several machines may open the same configuration: they share the rows and
 /// one history.
 public struct PostgresStoreConfiguration: DataStoreConfiguration {
+    /// The store this configuration opens.
     public typealias Store = PostgresStore
 
     /// A name for the store, used in messages.
@@ -29,7 +30,9 @@ public struct PostgresStoreConfiguration: DataStoreConfiguration {
     /// The PostgreSQL schema (namespace) that holds the store's tables; created when missing.
     /// Two stores in one database are kept apart by giving each its own namespace.
     public var namespace: String
+    /// The model types the store holds; `nil` for every type of the container.
     public var schema: Schema?
+    /// `false` makes the store read-only: saves, `erase` and `deleteHistory` throw `.readOnly`.
     public var allowsSave: Bool
     /// How long history is kept.
     public var historyRetention: HistoryRetention
@@ -63,7 +66,9 @@ public struct PostgresStoreConfiguration: DataStoreConfiguration {
 }
 
 extension PostgresStoreConfiguration: LocatableStoreConfiguration {
+    /// `postgres`, as in `postgres://user:password@host:port/database`.
     public static let scheme = "postgres"
+    /// The form of a location and its options, for messages and help.
     public static let locationHelp =
         "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE — a PostgreSQL database (options: schema=NAMESPACE, "
         + "retention-transactions, retention-age such as 30d, read-only=true, connect-timeout such as 5s)"
