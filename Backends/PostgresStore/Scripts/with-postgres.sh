@@ -55,8 +55,15 @@ trap stop EXIT
 "${run_as[@]}" "$bin/initdb" -D "$dir/data" -U postgres --pwfile="$dir/pwfile" \
     --auth-local=trust --auth-host=scram-sha-256 -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
     || { cat "$dir/initdb.log" >&2; exit 1; }
-"${run_as[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=300 -c fsync=on" start >/dev/null \
+# The settings go into the configuration file, so that a restart (POSTGRES_CTL start) keeps them.
+cat >> "$dir/data/postgresql.conf" <<CONF
+listen_addresses = '127.0.0.1'
+port = $port
+unix_socket_directories = '$dir'
+max_connections = 300
+fsync = on
+CONF
+"${run_as[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start >/dev/null \
     || { cat "$dir/server.log" >&2; exit 1; }
 # Through the Unix socket in $dir, where the owner is trusted (no password prompt).
 "${run_as[@]}" "$bin/createdb" -h "$dir" -p "$port" -U postgres storetests </dev/null

@@ -120,10 +120,37 @@ struct SQLConnection {
     @discardableResult
     func query(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> PostgresQueryResult {
         do {
-            return try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
+            return try Self.wait(for: connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger), closing: connection, server: server)
         } catch {
             throw PostgresErrors.map(error, server: server, doing: "run `\(sql.prefix(120))`")
         }
+    }
+
+    /// How long a statement may go without an answer before the connection is given up.
+    static let answerTimeout: DispatchTimeInterval = .seconds(60)
+
+    /// Waits for a future from a thread that is not the event loop's; after ``answerTimeout``
+    /// without an answer (a server that vanished without closing the socket), closes the
+    /// connection and throws, so that a caller never waits forever.
+    static func wait<Value: Sendable>(for future: EventLoopFuture<Value>, closing connection: PostgresConnection, server: String) throws -> Value {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = NSLockedValue<Result<Value, any Error>?>(nil)
+        future.whenComplete { result in
+            outcome.value = result
+            done.signal()
+        }
+        // A statement sent as the server closes the connection was seen never to complete
+        // (postgres-nio 1.33.2): the connection's close ends the wait too.
+        connection.closeFuture.whenComplete { _ in
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + answerTimeout) == .success else {
+            let closing: EventLoopFuture<Void> = connection.close()
+            closing.whenComplete { _ in withExtendedLifetime(connection) {} }
+            throw DataStoreError(.ioFailure, "No answer from \(server) within \(answerTimeout); the connection was closed. Nothing was acknowledged; the store connects again on the next call.")
+        }
+        if let result = outcome.value { return try result.get() }
+        throw DataStoreError(.ioFailure, "The connection to \(server) closed before it answered. Nothing was acknowledged; the store connects again on the next call.")
     }
 
     /// Runs a statement whose rows do not matter.

@@ -14,15 +14,21 @@ let restartTestEnabled = TestServer.isConfigured && ProcessInfo.processInfo.envi
 struct ServerRestartTests {
     static let control = ProcessInfo.processInfo.environment["POSTGRES_CTL"]
 
-    /// Runs `pg_ctl` with `arguments` on the test server and waits for it.
+    /// Runs `pg_ctl` with `arguments` on the test server and waits for it. Through `posix_spawn`
+    /// and `waitpid`, not Foundation's `Process`, whose `waitUntilExit()` was seen never to return
+    /// after `pg_ctl start` (the server it leaves behind is a grandchild).
     static func serverControl(_ arguments: String) throws {
-        let process = Process()
-        process.executableURL = URL(filePath: "/bin/sh")
-        process.arguments = ["-c", "\(try #require(control)) \(arguments)"]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "pg_ctl \(arguments) failed")
+        let command = "\(try #require(control)) \(arguments) >/dev/null"
+        var pid: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(command), nil]
+        defer { for pointer in argv { free(pointer) } }
+        let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ)
+        try #require(spawned == 0, "could not run pg_ctl: \(spawned)")
+        var status: Int32 = 0
+        var waited: pid_t
+        repeat { waited = waitpid(pid, &status, 0) } while waited == -1 && errno == EINTR
+        // ECHILD: another waiter reaped it; the next step finds out whether the server is there.
+        try #require(waited == pid ? status == 0 : errno == ECHILD, "pg_ctl \(arguments) failed (status \(status))")
     }
 
     @Test("Acknowledged saves survive a restart; a clear error while down; then recovery")
@@ -39,7 +45,9 @@ struct ServerRestartTests {
         while acknowledged.count < 20, read() != nil {}
         try #require(acknowledged.count == 20, "the writer stopped before 20 saves")
 
+        print("restart test: \(acknowledged.count) saves acknowledged; stopping the server")
         try Self.serverControl("stop -m fast")
+        print("restart test: server stopped")
         var failure: String?
         while failure == nil, let line = read() {
             if line.hasPrefix("error ") { failure = line }
@@ -49,9 +57,14 @@ struct ServerRestartTests {
         #expect(message.contains("ioFailure") || message.contains("connect") || message.contains("closed"), "\(message)")
         let acknowledgedBeforeRestart = acknowledged.count
 
+        print("restart test: first failure while down: \(message); \(acknowledgedBeforeRestart) acknowledged; starting the server")
         try Self.serverControl("start -w -t 60")
-        while acknowledged.count < acknowledgedBeforeRestart + 10, read() != nil {}
-        writer.process.terminate()
+        print("restart test: server started")
+        // The writer retries at once (a refused connection fails fast), so lines keep coming; a
+        // deadline, checked per line, ends the wait if it never recovers.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while acknowledged.count < acknowledgedBeforeRestart + 10, ContinuousClock.now < deadline, read() != nil {}
+        kill(writer.process.processIdentifier, SIGKILL)   // it inherits a mask that blocks SIGTERM
         _ = writer.wait()
         #expect(acknowledged.count >= acknowledgedBeforeRestart + 10, "the writer did not recover after the restart")
 
