@@ -77,9 +77,14 @@ extension PostgresStore {
                 statement.append(generation)
                 let generationParameter = "$\(statement.count)"
                 let inexactTest = complete && usesTyped ? "EXISTS (SELECT 1 FROM \(tableName) WHERE NOT _exact)" : "false"
-                let flags = "SELECT (SELECT generation FROM \(namespace)._store WHERE id = 1) = \(generationParameter) AS current, \(inexactTest) AS inexact"
+                // The checks ride along as uncorrelated subqueries (computed once per statement):
+                // whether the store is still of this generation, and whether rows that the typed
+                // columns do not describe exactly exist.
+                func checks(_ parameter: String) -> String {
+                    "(SELECT generation FROM \(namespace)._store WHERE id = 1) = \(parameter), \(inexactTest)"
+                }
                 if complete && countOnly {
-                    let result = try sql.query("WITH f AS (\(flags)) SELECT f.current, f.inexact, (SELECT count(*) FROM \(tableName) WHERE \(whereText)) FROM f", statement)
+                    let result = try sql.query("SELECT \(checks(generationParameter)), count(*) FROM \(tableName) WHERE \(whereText)", statement)
                     guard let row = result.first else { break }
                     let (current, inexact, count) = try row.decode((Bool?, Bool, Int64).self)
                     if current != true { generation = try refreshGeneration(sql); continue }
@@ -95,21 +100,24 @@ extension PostgresStore {
                     if let offset = request.descriptor.fetchOffset, offset > 0 { statement.append(Int64(offset)); page += " OFFSET $\(statement.count)" }
                 }
                 let orderText = complete ? order ?? "_seq ASC" : "_seq ASC"
-                let result = try sql.query("""
-                    WITH f AS (\(flags)) SELECT f.current, f.inexact, r._pk, r._doc FROM f LEFT JOIN LATERAL \
-                    (SELECT _pk, _doc, row_number() OVER (ORDER BY \(orderText)) AS ord FROM \(tableName) WHERE \(whereText) \
-                    ORDER BY \(orderText)\(page)) r ON true ORDER BY r.ord
-                    """, statement)
+                let result = try sql.query(
+                    "SELECT \(checks(generationParameter)), _pk, _doc FROM \(tableName) WHERE \(whereText) ORDER BY \(orderText)\(page)", statement)
                 var snapshots: [DefaultSnapshot] = []
                 var current = false, inexact = false
                 for row in result {
-                    let (isCurrent, isInexact, pk, doc) = try row.decode((Bool?, Bool, String?, String?).self)
+                    let (isCurrent, isInexact, pk, doc) = try row.decode((Bool?, Bool, String, String).self)
                     current = isCurrent == true
                     inexact = isInexact
-                    guard let pk, let doc else { continue }
                     let values = try EntityTable.values(fromJSON: doc, table: tableName)
                     let key = try EntityTable.parse(pk, table: tableName)
                     snapshots.append(DefaultSnapshot(persistentIdentifier: PersistentIdentifier(entityName: table.entityName, primaryKey: key), values: values))
+                }
+                var alone = PostgresBindings()
+                alone.append(generation)
+                if snapshots.isEmpty, let row = try sql.query("SELECT \(checks("$1"))", alone).first {
+                    let (isCurrent, isInexact) = try row.decode((Bool?, Bool).self)
+                    current = isCurrent == true
+                    inexact = isInexact
                 }
                 if !current { generation = try refreshGeneration(sql); continue }
                 if inexact { break }

@@ -47,23 +47,31 @@ extension PostgresStore {
     /// The counter, the watermark and the records after `token` (all when `nil`), as a
     /// `HistoryLog` that checks the token.
     func historyLog(after token: DefaultHistoryToken?, _ sql: SQLConnection) throws -> HistoryLog {
-        guard let meta = try sql.query("SELECT last_tx, expired_through FROM \(namespace)._store WHERE id = 1").first else {
-            throw DataStoreError(.corruptStore, "The table _store of \(configuration.name) is empty.")
-        }
-        let (last, expired) = try meta.decode((Int64, Int64).self)
-        var position: Int64 = 0
-        if let token, let mine = token.positions[identifier] {
-            try HistoryLog.check(mine, lastTransactionNumber: last, expiredThrough: expired, storeIdentifier: identifier)
-            position = mine
-        }
+        // One statement, so one snapshot: the counter and watermark with the records after the
+        // token's position (a position this store does not know reads from 0, and the check
+        // below throws).
+        let position = token?.positions[identifier] ?? 0
         var binds = PostgresBindings()
         binds.append(position)
+        let rows = try sql.query("""
+            SELECT s.last_tx, s.expired_through, h.tx, h.ts, h.author, h.bundle, h.process, h.changes FROM \(namespace)._store s \
+            LEFT JOIN \(namespace)._history h ON h.tx > $1 WHERE s.id = 1 ORDER BY h.tx
+            """, binds)
+        var last: Int64?, expired: Int64 = 0
         var records: [HistoryRecord] = []
-        for row in try sql.query("SELECT tx, ts, author, bundle, process, changes FROM \(namespace)._history WHERE tx > $1 ORDER BY tx", binds) {
-            let (number, timestamp, author, bundle, process, changes) = try row.decode((Int64, Double, String?, String, String, String).self)
+        for row in rows {
+            let (lastNumber, expiredThrough, number, timestamp, author, bundle, process, changes) =
+                try row.decode((Int64, Int64, Int64?, Double?, String?, String?, String?, String?).self)
+            last = lastNumber
+            expired = expiredThrough
+            guard let number, let timestamp, let bundle, let process, let changes else { continue }
             records.append(HistoryRecord(
                 transactionNumber: number, author: author, timestamp: Date(timeIntervalSince1970: timestamp),
                 bundleIdentifier: bundle, processIdentifier: process, changes: try Self.decodeChanges(changes)))
+        }
+        guard let last else { throw DataStoreError(.corruptStore, "The table _store of \(configuration.name) is empty.") }
+        if let token, let mine = token.positions[identifier] {
+            try HistoryLog.check(mine, lastTransactionNumber: last, expiredThrough: expired, storeIdentifier: identifier)
         }
         return HistoryLog(records: records, lastTransactionNumber: last, expiredThrough: expired)
     }
