@@ -23,7 +23,7 @@ struct TripsApp {
       watch                                  new transactions as they happen, until interrupted
       prune --all | --before DATE | --consumed   delete history (--consumed: what every reader has read)
       demo                                   one round: sample trips, the widget confirms, the app reads
-    LOCATION (or TRIPS_STORE): json:PATH (default json:trips.json), log:DIRECTORY, memory:NAME
+    LOCATION (or TRIPS_STORE): \(StoreSchemes.locationsHelp)
     """
 
     let arguments: Arguments
@@ -36,7 +36,7 @@ struct TripsApp {
         self.arguments = arguments
         output = Output(json: arguments.flag("json"))
         let location = arguments.options["store"] ?? ProcessInfo.processInfo.environment["TRIPS_STORE"] ?? "json:trips.json"
-        let registry = StoreRegistry(JSONStoreConfiguration.self, LogStoreConfiguration.self, MemoryStoreConfiguration.self)
+        let registry = StoreSchemes.registry()
         let parsed = try StoreLocation(parsing: location)
         if parsed.scheme == "json" {
             // Trips in the JSON store; the activity log in a log store beside it. One history
@@ -53,11 +53,7 @@ struct TripsApp {
         } else {
             container = try ModelContainer(for: Trip.self, Activity.self, location: location, registry: registry)
         }
-        switch parsed.scheme {
-        case "json": sidecar = parsed.path
-        case "log": sidecar = parsed.path + "/trips"
-        default: sidecar = nil
-        }
+        sidecar = StoreSchemes.sidecar(for: parsed)
     }
 
     func run() async throws {

@@ -1,0 +1,79 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// The same settings as the main package: Swift 6 language mode, existential `any` spelled out.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+// A package of its own so that the library products of the main package keep zero dependencies:
+// only this package depends on postgres-nio.
+let package = Package(
+    name: "PostgresStore",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "PostgresStore", targets: ["PostgresStore"]),
+        // The example app with the postgres scheme: swift run --package-path Backends/PostgresStore trips --store postgres://…
+        .executable(name: "trips", targets: ["trips-postgres"]),
+    ],
+    dependencies: [
+        // Named so that the product references below do not depend on the checkout folder's name.
+        .package(name: "swift-data-stores", path: "../.."),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // For pg-bench only: SQLite beside PostgreSQL (needs libsqlite3-dev).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        .target(
+            name: "PostgresStore",
+            dependencies: [
+                .product(name: "StoreProtocol", package: "swift-data-stores"),
+                .product(name: "StoreBuildingBlocks", package: "swift-data-stores"),
+                .product(name: "StoreFiles", package: "swift-data-stores"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: swiftSettings),
+        // The main package's trips (symbolic links to Sources/trips) with StoreSchemes.swift of its own.
+        .executableTarget(
+            name: "trips-postgres",
+            dependencies: [
+                "PostgresStore",
+                .product(name: "StoreProtocol", package: "swift-data-stores"),
+                .product(name: "StoreFiles", package: "swift-data-stores"),
+                .product(name: "JSONStore", package: "swift-data-stores"),
+                .product(name: "LogStore", package: "swift-data-stores"),
+                .product(name: "MemoryStore", package: "swift-data-stores"),
+            ],
+            swiftSettings: swiftSettings),
+        // The benchmarks: PostgresStore beside plain postgres-nio and GRDB/SQLite (--quick in CI).
+        .executableTarget(
+            name: "pg-bench",
+            dependencies: [
+                "PostgresStore",
+                .product(name: "StoreProtocol", package: "swift-data-stores"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings),
+        // A second process for the tests: writers and a history reader (multi-writer test),
+        // a writer to kill across a server restart.
+        .executableTarget(
+            name: "pg-store-helper",
+            dependencies: [
+                "PostgresStore",
+                .product(name: "StoreProtocol", package: "swift-data-stores"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PostgresStoreTests",
+            dependencies: [
+                "PostgresStore",
+                "pg-store-helper",
+                .product(name: "StoreProtocol", package: "swift-data-stores"),
+                .product(name: "StoreConformance", package: "swift-data-stores"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: swiftSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

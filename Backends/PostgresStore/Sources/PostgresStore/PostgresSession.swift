@@ -1,0 +1,160 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+import StoreProtocol
+
+/// One connection to the server, used from the store's synchronous methods.
+///
+/// `DataStore` is synchronous, postgres-nio is not. The bridge: the connection lives on an event
+/// loop of NIO's shared group, and a caller waits for each statement's future
+/// (`EventLoopFuture.wait()`), which parks the caller's thread, never an event loop thread (NIO
+/// refuses a wait on its own threads). No Swift task is started, so a caller on the cooperative
+/// thread pool cannot deadlock the pool waiting for a task that needs a thread of it.
+///
+/// One lock serializes the statements of this process's callers on the connection; a
+/// transaction holds it from `BEGIN` to `COMMIT`. A connection the server closed (a restart) is
+/// dropped, and the next call connects again.
+final class PostgresSession: @unchecked Sendable {
+    // @unchecked: `connection` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var connection: PostgresConnection?
+    private let settings: PostgresConnection.Configuration
+    let describedServer: String
+    private let logger = Logger(label: "PostgresStore", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    init(_ configuration: PostgresStoreConfiguration) {
+        var settings = PostgresConnection.Configuration(
+            host: configuration.host, port: configuration.port, username: configuration.user,
+            password: configuration.password, database: configuration.database, tls: .disable)
+        let (seconds, attoseconds) = configuration.connectTimeout.components
+        settings.options.connectTimeout = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        self.settings = settings
+        describedServer = "the PostgreSQL server at \(configuration.host):\(configuration.port) (database \(configuration.database), user \(configuration.user))"
+    }
+
+    deinit {
+        // Closing is not waited for; the completion handler keeps the connection alive until it
+        // is closed (postgres-nio requires a connection to be closed before it is released).
+        if let connection {
+            let closing: EventLoopFuture<Void> = connection.close()
+            closing.whenComplete { _ in withExtendedLifetime(connection) {} }
+        }
+    }
+
+    /// Runs `body` with the connection, connecting first when there is none.
+    /// - Throws: `DataStoreError` `.ioFailure` when the server cannot be reached, `.invalidConfiguration`
+    ///   when it refuses the login; what `body` throws.
+    func withConnection<T>(_ body: (SQLConnection) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        let connection: PostgresConnection
+        if let current = self.connection, !current.isClosed {
+            connection = current
+        } else {
+            self.connection = nil
+            do {
+                connection = try PostgresConnection.connect(
+                    on: MultiThreadedEventLoopGroup.singleton.any(), configuration: settings, id: 1, logger: logger
+                ).wait()
+            } catch {
+                throw PostgresErrors.map(error, server: describedServer, doing: "connect")
+            }
+            self.connection = connection
+        }
+        do {
+            return try body(SQLConnection(connection: connection, logger: logger, server: describedServer))
+        } catch {
+            if connection.isClosed { self.connection = nil }
+            throw error
+        }
+    }
+
+    /// A new connection of its own (for `LISTEN`, which needs a connection that stays idle).
+    /// - Throws: `DataStoreError` as ``withConnection(_:)``.
+    func openConnection() throws -> (PostgresConnection, SQLConnection) {
+        do {
+            let connection = try PostgresConnection.connect(
+                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: settings, id: 2, logger: logger
+            ).wait()
+            return (connection, SQLConnection(connection: connection, logger: logger, server: describedServer))
+        } catch {
+            throw PostgresErrors.map(error, server: describedServer, doing: "connect")
+        }
+    }
+
+    /// Runs `body` in one SQL transaction: `BEGIN`, then `COMMIT` when it returns (the commit is
+    /// durable when it returns: the server flushes its log), `ROLLBACK` when it throws.
+    /// - Throws: what `body` throws, or the commit's failure (`DataStoreError`); nothing was
+    ///   changed then, except when the connection broke during `COMMIT` (the message says so).
+    func transaction<T>(_ body: (SQLConnection) throws -> T) throws -> T {
+        try withConnection { sql in
+            try sql.execute("BEGIN")
+            let result: T
+            do {
+                result = try body(sql)
+            } catch {
+                try? sql.execute("ROLLBACK")
+                throw error
+            }
+            do {
+                try sql.execute("COMMIT")
+            } catch let error as DataStoreError where error.code == .ioFailure {
+                throw DataStoreError(.ioFailure, error.message
+                    + " The connection broke while committing: the transaction may or may not have been kept; read it back to know.")
+            }
+            return result
+        }
+    }
+}
+
+/// The connection as a transaction body sees it: statements with bound parameters, waited for.
+struct SQLConnection {
+    let connection: PostgresConnection
+    let logger: Logger
+    let server: String
+
+    /// Runs a statement and returns its rows. Values are bound, never put into the text.
+    /// - Throws: `DataStoreError` (see ``PostgresErrors/map(_:server:doing:)``).
+    @discardableResult
+    func query(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> PostgresQueryResult {
+        do {
+            return try Self.wait(for: connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger), closing: connection, server: server)
+        } catch {
+            throw PostgresErrors.map(error, server: server, doing: "run `\(sql.prefix(120))`")
+        }
+    }
+
+    /// How long a statement may go without an answer before the connection is given up.
+    static let answerTimeout: DispatchTimeInterval = .seconds(60)
+
+    /// Waits for a future from a thread that is not the event loop's; after ``answerTimeout``
+    /// without an answer (a server that vanished without closing the socket), closes the
+    /// connection and throws, so that a caller never waits forever.
+    static func wait<Value: Sendable>(for future: EventLoopFuture<Value>, closing connection: PostgresConnection, server: String) throws -> Value {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = NSLockedValue<Result<Value, any Error>?>(nil)
+        future.whenComplete { result in
+            outcome.value = result
+            done.signal()
+        }
+        // A statement sent as the server closes the connection was seen never to complete
+        // (postgres-nio 1.33.2): the connection's close ends the wait too.
+        connection.closeFuture.whenComplete { _ in
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + answerTimeout) == .success else {
+            let closing: EventLoopFuture<Void> = connection.close()
+            closing.whenComplete { _ in withExtendedLifetime(connection) {} }
+            throw DataStoreError(.ioFailure, "No answer from \(server) within \(answerTimeout); the connection was closed. Nothing was acknowledged; the store connects again on the next call.")
+        }
+        if let result = outcome.value { return try result.get() }
+        throw DataStoreError(.ioFailure, "The connection to \(server) closed before it answered. Nothing was acknowledged; the store connects again on the next call.")
+    }
+
+    /// Runs a statement whose rows do not matter.
+    func execute(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws {
+        try query(sql, binds)
+    }
+}

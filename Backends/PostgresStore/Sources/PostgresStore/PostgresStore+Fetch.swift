@@ -1,0 +1,142 @@
+import PostgresNIO
+import StoreBuildingBlocks
+import StoreProtocol
+
+extension PostgresStore {
+    /// The snapshots a request selects.
+    ///
+    /// When the whole filter and sort render as SQL (``SQLQueryRenderer``), one statement does
+    /// it all: `WHERE`, `ORDER BY` (insertion order for ties), `LIMIT`/`OFFSET`. Otherwise the
+    /// parts that render select candidate rows, and the rest runs in memory on them
+    /// (`QueryEvaluator`, which decodes models only where the predicate did not translate).
+    /// - Throws: `DataStoreError` `.ioFailure` when the server cannot be reached,
+    ///   `.incompatibleSchema` while the store waits for a migration; what the predicate throws.
+    /// - Complexity: what the server's plan costs (indexes on the first attribute of each
+    ///   `#Index` and unique constraint); an unrendered predicate reads every candidate row.
+    public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
+        let table = try table(T.entityName)
+        let rows = try select(request, table: table, countOnly: false)
+        return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: rows.snapshots)
+    }
+
+    /// How many models a request selects: `count(*)` when the filter renders as SQL.
+    /// - Throws: as ``fetch(_:)``.
+    public func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
+        let table = try table(T.entityName)
+        return try select(request, table: table, countOnly: true).count
+    }
+
+    /// What one fetch or count found.
+    struct Selection {
+        var snapshots: [DefaultSnapshot] = []
+        var count = 0
+    }
+
+    /// Runs a request: pushed down whole when it renders, else candidates and memory.
+    func select<T: PersistentModel>(_ request: DataStoreFetchRequest<T>, table: EntityTable, countOnly: Bool) throws -> Selection {
+        var generation = try requireMigrated()
+        let query = request.query
+        var renderer = SQLQueryRenderer(table: table)
+        var conditions: [String] = []
+        // `$0.id == value`: the one row, by primary key.
+        if let key = SnapshotQuery.primaryKey(selectedBy: request.descriptor.predicate) {
+            renderer.binds.append(try EntityTable.json(key))
+            conditions.append("_pk = $\(renderer.binds.count)")
+        }
+        var filterComplete = true
+        switch query.filter {
+        case .all: break
+        case .expression(let expression):
+            if let rendered = renderer.render(expression) { conditions.append(rendered) } else {
+                filterComplete = false
+                if let part = renderer.renderConjuncts(expression) { conditions.append(part) }
+            }
+        case .narrowed(let expression, _):
+            filterComplete = false
+            if let part = renderer.renderConjuncts(expression) { conditions.append(part) }
+        case .untranslated:
+            filterComplete = false
+        }
+        var order: String? = "_seq ASC"
+        switch query.sort {
+        case .unsorted: break
+        case .keys(let keys): order = renderer.renderSort(keys)
+        case .untranslated: order = nil
+        }
+        let complete = filterComplete && order != nil
+        let usesTyped = renderer.usesTypedColumns
+        // Rows whose typed columns do not hold their values exactly are always candidates.
+        var whereText = conditions.isEmpty ? "true" : conditions.joined(separator: " AND ")
+        if usesTyped && !complete { whereText = "((\(whereText)) OR NOT _exact)" }
+        let binds = renderer.binds
+        let tableName = table.qualifiedName
+
+        return try session.withConnection { sql in
+            for _ in 0..<2 {
+                var statement = binds
+                statement.append(generation)
+                let generationParameter = "$\(statement.count)"
+                let inexactTest = complete && usesTyped ? "EXISTS (SELECT 1 FROM \(tableName) WHERE NOT _exact)" : "false"
+                // The checks ride along as uncorrelated subqueries (computed once per statement):
+                // whether the store is still of this generation, and whether rows that the typed
+                // columns do not describe exactly exist.
+                func checks(_ parameter: String) -> String {
+                    "(SELECT generation FROM \(namespace)._store WHERE id = 1) = \(parameter), \(inexactTest)"
+                }
+                if complete && countOnly {
+                    let result = try sql.query("SELECT \(checks(generationParameter)), count(*) FROM \(tableName) WHERE \(whereText)", statement)
+                    guard let row = result.first else { break }
+                    let (current, inexact, count) = try row.decode((Bool?, Bool, Int64).self)
+                    if current != true { generation = try refreshGeneration(sql); continue }
+                    if inexact { break }
+                    let offset = max(0, request.descriptor.fetchOffset ?? 0)
+                    var total = max(0, Int(count) - offset)
+                    if let limit = request.descriptor.fetchLimit { total = min(total, max(0, limit)) }
+                    return Selection(count: total)
+                }
+                var page = ""
+                if complete {
+                    if let limit = request.descriptor.fetchLimit { statement.append(Int64(max(0, limit))); page += " LIMIT $\(statement.count)" }
+                    if let offset = request.descriptor.fetchOffset, offset > 0 { statement.append(Int64(offset)); page += " OFFSET $\(statement.count)" }
+                }
+                let orderText = complete ? order ?? "_seq ASC" : "_seq ASC"
+                let result = try sql.query(
+                    "SELECT \(checks(generationParameter)), _pk, _doc FROM \(tableName) WHERE \(whereText) ORDER BY \(orderText)\(page)", statement)
+                var snapshots: [DefaultSnapshot] = []
+                var current = false, inexact = false
+                for row in result {
+                    let (isCurrent, isInexact, pk, doc) = try row.decode((Bool?, Bool, String, String).self)
+                    current = isCurrent == true
+                    inexact = isInexact
+                    let values = try EntityTable.values(fromJSON: doc, table: tableName)
+                    let key = try EntityTable.parse(pk, table: tableName)
+                    snapshots.append(DefaultSnapshot(persistentIdentifier: PersistentIdentifier(entityName: table.entityName, primaryKey: key), values: values))
+                }
+                var alone = PostgresBindings()
+                alone.append(generation)
+                if snapshots.isEmpty, let row = try sql.query("SELECT \(checks("$1"))", alone).first {
+                    let (isCurrent, isInexact) = try row.decode((Bool?, Bool).self)
+                    current = isCurrent == true
+                    inexact = isInexact
+                }
+                if !current { generation = try refreshGeneration(sql); continue }
+                if inexact { break }
+                if complete { return Selection(snapshots: snapshots, count: snapshots.count) }
+                return countOnly ? Selection(count: try QueryEvaluator.count(request, over: snapshots))
+                    : Selection(snapshots: try QueryEvaluator.fetch(request, over: snapshots))
+            }
+            // Rows whose typed columns are not exact (or a store migrated twice meanwhile):
+            // every row of the entity, in memory.
+            generation = try refreshGeneration(sql)
+            var all: [DefaultSnapshot] = []
+            for row in try sql.query("SELECT _pk, _doc FROM \(tableName) ORDER BY _seq") {
+                let (pk, doc) = try row.decode((String, String).self)
+                all.append(DefaultSnapshot(
+                    persistentIdentifier: PersistentIdentifier(entityName: table.entityName, primaryKey: try EntityTable.parse(pk, table: tableName)),
+                    values: try EntityTable.values(fromJSON: doc, table: tableName)))
+            }
+            return countOnly ? Selection(count: try QueryEvaluator.count(request, over: all))
+                : Selection(snapshots: try QueryEvaluator.fetch(request, over: all))
+        }
+    }
+}

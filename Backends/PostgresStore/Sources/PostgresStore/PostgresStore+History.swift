@@ -1,0 +1,86 @@
+import Foundation
+import PostgresNIO
+import StoreBuildingBlocks
+import StoreProtocol
+
+extension PostgresStore {
+    /// The transactions a descriptor selects, oldest first unless it sorts: the rows of
+    /// `_history` after the token's number.
+    /// - Throws: `HistoryError` `.historyTokenExpired` when history after the token was deleted,
+    ///   `.foreignToken` for another store's token or one ahead of this store; `DataStoreError`
+    ///   `.ioFailure`.
+    /// - Complexity: one indexed range read of the transactions after the token.
+    public func fetchHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws -> [DefaultHistoryTransaction] {
+        try session.withConnection { sql in try historyLog(after: descriptor.after, sql) }
+            .fetch(descriptor, storeIdentifier: identifier, schema: schema)
+    }
+
+    /// Deletes the transactions a descriptor selects; tokens before the newest of them expire.
+    /// - Throws: as ``fetchHistory(_:)``, and `DataStoreError` `.readOnly`. Nothing is deleted then.
+    public func deleteHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws {
+        guard configuration.allowsSave else {
+            throw DataStoreError(.readOnly, "The PostgreSQL store \(configuration.name) is read-only (allowsSave is false); no history was deleted.")
+        }
+        try session.transaction { sql in
+            try Self.lock(sql, namespace: configuration.namespace)
+            var log = try historyLog(after: descriptor.after, sql)
+            let doomed = try log.delete(descriptor, storeIdentifier: identifier, schema: schema)
+            guard let newest = doomed.max() else { return }
+            var binds = PostgresBindings()
+            binds.append(Array(doomed))
+            try sql.execute("DELETE FROM \(namespace)._history WHERE tx = ANY($1::bigint[])", binds)
+            var watermark = PostgresBindings()
+            watermark.append(newest)
+            try sql.execute("UPDATE \(namespace)._store SET expired_through = GREATEST(expired_through, $1) WHERE id = 1", watermark)
+        }
+    }
+
+    /// The token of the newest transaction, `nil` before the first.
+    /// - Throws: `DataStoreError` `.ioFailure`.
+    public func currentHistoryToken() throws -> DefaultHistoryToken? {
+        let last = try session.withConnection { sql in
+            try sql.query("SELECT last_tx FROM \(namespace)._store WHERE id = 1").first?.decode(Int64.self) ?? 0
+        }
+        return last == 0 ? nil : DefaultHistoryToken(storeIdentifier: identifier, transactionNumber: last)
+    }
+
+    /// The counter, the watermark and the records after `token` (all when `nil`), as a
+    /// `HistoryLog` that checks the token.
+    func historyLog(after token: DefaultHistoryToken?, _ sql: SQLConnection) throws -> HistoryLog {
+        // One statement, so one snapshot: the counter and watermark with the records after the
+        // token's position (a position this store does not know reads from 0, and the check
+        // below throws).
+        let position = token?.positions[identifier] ?? 0
+        var binds = PostgresBindings()
+        binds.append(position)
+        let rows = try sql.query("""
+            SELECT s.last_tx, s.expired_through, h.tx, h.ts, h.author, h.bundle, h.process, h.changes FROM \(namespace)._store s \
+            LEFT JOIN \(namespace)._history h ON h.tx > $1 WHERE s.id = 1 ORDER BY h.tx
+            """, binds)
+        var last: Int64?, expired: Int64 = 0
+        var records: [HistoryRecord] = []
+        for row in rows {
+            let (lastNumber, expiredThrough, number, timestamp, author, bundle, process, changes) =
+                try row.decode((Int64, Int64, Int64?, Double?, String?, String?, String?, String?).self)
+            last = lastNumber
+            expired = expiredThrough
+            guard let number, let timestamp, let bundle, let process, let changes else { continue }
+            records.append(HistoryRecord(
+                transactionNumber: number, author: author, timestamp: Date(timeIntervalSince1970: timestamp),
+                bundleIdentifier: bundle, processIdentifier: process, changes: try Self.decodeChanges(changes)))
+        }
+        guard let last else { throw DataStoreError(.corruptStore, "The table _store of \(configuration.name) is empty.") }
+        if let token, let mine = token.positions[identifier] {
+            try HistoryLog.check(mine, lastTransactionNumber: last, expiredThrough: expired, storeIdentifier: identifier)
+        }
+        return HistoryLog(records: records, lastTransactionNumber: last, expiredThrough: expired)
+    }
+
+    static func decodeChanges(_ text: String) throws -> [HistoryRecord.Change] {
+        do {
+            return try JSONDecoder().decode([HistoryRecord.Change].self, from: Data(text.utf8))
+        } catch {
+            throw DataStoreError(.corruptStore, "A history transaction does not read back: \(error).")
+        }
+    }
+}

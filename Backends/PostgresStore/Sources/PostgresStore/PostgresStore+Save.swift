@@ -1,0 +1,215 @@
+import Foundation
+import PostgresNIO
+import StoreBuildingBlocks
+import StoreProtocol
+
+extension PostgresStore {
+    /// Applies a save as one SQL transaction, durable when it returns: all or nothing.
+    ///
+    /// Under the store's advisory lock (`pg_advisory_xact_lock`, held to the commit), it reads the
+    /// stored rows the save touches (by primary key, and by unique constraint for inserts), applies
+    /// the save to them with `SnapshotTable`'s semantics (an insert matching a stored row's id or
+    /// unique values updates that row), writes the rows that changed, and records the history
+    /// transaction with the next number.
+    ///
+    /// **Why the lock (the sequence-gap hazard).** A number taken from a sequence is given at
+    /// one instant and becomes visible at another, its commit: writer A takes 5, writer B takes
+    /// 6 and commits first, a reader reads past 4, sees 6, moves its token to 6, and never sees 5.
+    /// Numbering under a lock held until commit gives numbers in commit order: no transaction
+    /// commits with a number below one already visible, so reading `tx > token` never misses
+    /// one, and never repeats one. The price is that writers of one store commit one at a time
+    /// (a save holds the lock for its few statements, not for the caller's work); writers of
+    /// different stores (namespaces) do not wait for each other. The lock also makes the unique
+    /// constraint checks of concurrent inserts see each other's rows.
+    ///
+    /// - Throws: `DataStoreError` `.readOnly`; `.unknownEntity`; `.constraintViolation` when an
+    ///   update would give two rows the same unique values; `.ioFailure` when the server cannot be
+    ///   reached or the connection breaks (the message says whether the commit may have
+    ///   happened); `.incompatibleSchema` when another process migrated the store. Nothing is
+    ///   changed then.
+    public func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
+        guard configuration.allowsSave else {
+            throw DataStoreError(.readOnly, "The PostgreSQL store \(configuration.name) is read-only (allowsSave is false); nothing was saved.")
+        }
+        let expectedGeneration = try requireMigrated()
+        guard !request.isEmpty else { return DataStoreSaveChangesResult(for: identifier) }
+        for snapshot in request.inserted + request.updated + request.deleted {
+            _ = try table(snapshot.persistentIdentifier.entityName)
+        }
+        let ordered = !configuration.unorderedHistoryNumbersForTesting
+        return try session.transaction { sql in
+            if ordered { try Self.lock(sql, namespace: configuration.namespace) }
+            let meta = try sql.query("SELECT generation, last_tx, expired_through FROM \(namespace)._store WHERE id = 1")
+            guard let metaRow = meta.first else { throw DataStoreError(.corruptStore, "The table _store of \(configuration.name) is empty.") }
+            let (generation, lastNumber, expiredThrough) = try metaRow.decode((Int64, Int64, Int64).self)
+            if generation != expectedGeneration { try refreshGeneration(sql) }
+
+            // The stored rows this save can touch, into a table of their own.
+            var partial = SnapshotTable(schema: schema)
+            var existed: Set<PersistentIdentifier> = []
+            var byEntity: [String: (keys: [String], uniques: [[String]])] = [:]
+            for snapshot in request.inserted + request.updated + request.deleted {
+                let id = snapshot.persistentIdentifier
+                byEntity[id.entityName, default: ([], [])].keys.append(try EntityTable.json(id.primaryKey))
+            }
+            for snapshot in request.inserted {
+                let table = try table(snapshot.persistentIdentifier.entityName)
+                guard let entity = table.entity, table.uniqueConstraintCount > 0 else { continue }
+                var uniques = byEntity[table.entityName]?.uniques ?? []
+                if uniques.isEmpty { uniques = Array(repeating: [], count: table.uniqueConstraintCount) }
+                for constraint in 0..<table.uniqueConstraintCount {
+                    if let key = entity.uniqueKey(constraint, in: snapshot.values) { uniques[constraint].append(try EntityTable.json(.array(key))) }
+                }
+                byEntity[table.entityName]?.uniques = uniques
+            }
+            for (entityName, wanted) in byEntity.sorted(by: { $0.key < $1.key }) {
+                let table = try table(entityName)
+                var binds = PostgresBindings()
+                binds.append(wanted.keys)
+                var conditions = ["_pk = ANY($1::text[])"]
+                for (constraint, keys) in wanted.uniques.enumerated() where !keys.isEmpty {
+                    binds.append(keys)
+                    conditions.append("u\(constraint) = ANY($\(binds.count)::text[])")
+                }
+                for row in try sql.query("SELECT _pk, _doc FROM \(table.qualifiedName) WHERE \(conditions.joined(separator: " OR "))", binds) {
+                    let (pk, doc) = try row.decode((String, String).self)
+                    let id = PersistentIdentifier(entityName: entityName, primaryKey: try EntityTable.parse(pk, table: table.qualifiedName))
+                    try partial.write(DefaultSnapshot(persistentIdentifier: id, values: try EntityTable.values(fromJSON: doc, table: table.qualifiedName)))
+                    existed.insert(id)
+                }
+            }
+            let outcome = try partial.apply(request, storeIdentifier: identifier)
+            guard !outcome.changes.isEmpty else { return outcome.result }
+
+            // Each changed row's final state, written once, in the order of its first change
+            // (inserts take the next insertion sequence in that order).
+            var written: Set<PersistentIdentifier> = []
+            var inserts: [String: [DefaultSnapshot]] = [:], insertOrder: [String] = []
+            for change in outcome.changes {
+                let id = change.persistentIdentifier
+                guard written.insert(id).inserted else { continue }
+                let table = try table(id.entityName)
+                var binds = PostgresBindings()
+                binds.append(try EntityTable.json(id.primaryKey))
+                let final = partial.snapshot(for: id)
+                switch (existed.contains(id), final) {
+                case (true, nil):
+                    try sql.execute("DELETE FROM \(table.qualifiedName) WHERE _pk = $1", binds)
+                case (true, let row?):
+                    try table.bindRow(row.values, into: &binds)
+                    let assignments = table.rowColumns.enumerated().map { "\($0.element) = $\($0.offset + 2)" }
+                    try sql.execute("UPDATE \(table.qualifiedName) SET \(assignments.joined(separator: ", ")) WHERE _pk = $1", binds)
+                case (false, let row?):
+                    if inserts[id.entityName] == nil { insertOrder.append(id.entityName) }
+                    inserts[id.entityName, default: []].append(row)
+                case (false, nil):
+                    break
+                }
+            }
+            for entityName in insertOrder {
+                try insertRows(inserts[entityName] ?? [], into: try table(entityName), sql)
+            }
+
+            // The history transaction.
+            let number: Int64
+            if ordered {
+                number = lastNumber + 1
+            } else {
+                number = try sql.query("SELECT nextval('\(namespace)._history_seq')").first!.decode(Int64.self)
+            }
+            // One statement: the record, the counter, and the notification (delivered on commit).
+            let record = HistoryRecord(transactionNumber: number, author: request.editingState.author, timestamp: Date(), changes: outcome.changes)
+            var binds = try historyBinds(record)
+            binds.append(notificationChannel)
+            binds.append(String(number))
+            try sql.execute("""
+                WITH h AS (INSERT INTO \(namespace)._history (tx, ts, author, bundle, process, changes) VALUES ($1, $2, $3, $4, $5, $6)), \
+                s AS (UPDATE \(namespace)._store SET last_tx = GREATEST(last_tx, $1) WHERE id = 1) SELECT pg_notify($7, $8)
+                """, binds)
+            try applyRetention(sql, expiredThrough: expiredThrough)
+            return outcome.result
+        }
+    }
+
+    /// Inserts new rows with the next insertion sequences, in their order: multi-row `INSERT`s
+    /// of up to 500 rows each (a round trip per 500 rows, not per row).
+    func insertRows(_ rows: [DefaultSnapshot], into table: EntityTable, _ sql: SQLConnection) throws {
+        let columns = table.rowColumns
+        var start = 0
+        while start < rows.count {
+            let chunk = rows[start..<min(rows.count, start + 500)]
+            start += chunk.count
+            var binds = PostgresBindings(capacity: chunk.count * (columns.count + 1))
+            var tuples: [String] = []
+            for row in chunk {
+                let first = binds.count + 1
+                binds.append(try EntityTable.json(row.persistentIdentifier.primaryKey))
+                try table.bindRow(row.values, into: &binds)
+                let placeholders = (first + 1...first + columns.count).map { "$\($0)" }
+                tuples.append("($\(first), nextval('\(namespace)._rows_seq'), \(placeholders.joined(separator: ", ")))")
+            }
+            try sql.execute("INSERT INTO \(table.qualifiedName) (_pk, _seq, \(columns.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", "))", binds)
+        }
+    }
+
+    /// Removes every row and all history; the transaction counter stays, so that older tokens
+    /// read as expired.
+    /// - Throws: `DataStoreError` `.readOnly`, `.ioFailure`; nothing is changed then.
+    public func erase() throws {
+        guard configuration.allowsSave else {
+            throw DataStoreError(.readOnly, "The PostgreSQL store \(configuration.name) is read-only (allowsSave is false); nothing was erased.")
+        }
+        try session.transaction { sql in
+            try Self.lock(sql, namespace: configuration.namespace)
+            let names = tables.values.map(\.qualifiedName).sorted()
+            if !names.isEmpty { try sql.execute("TRUNCATE \(names.joined(separator: ", "))") }
+            try sql.execute("DELETE FROM \(namespace)._history")
+            try sql.execute("UPDATE \(namespace)._store SET expired_through = last_tx WHERE id = 1")
+        }
+    }
+
+    /// The `NOTIFY` channel of this store's saves.
+    var notificationChannel: String { "postgresstore_" + identifier.lowercased().replacingOccurrences(of: "-", with: "") }
+
+    /// A history record's columns as parameters $1…$6: tx, ts, author, bundle, process, changes.
+    func historyBinds(_ record: HistoryRecord) throws -> PostgresBindings {
+        var binds = PostgresBindings()
+        binds.append(record.transactionNumber)
+        binds.append(record.timestamp.timeIntervalSince1970)
+        binds.append(record.author)
+        binds.append(record.bundleIdentifier)
+        binds.append(record.processIdentifier)
+        binds.append(try Self.encodeChanges(record.changes))
+        return binds
+    }
+
+    /// Deletes what the configuration's retention no longer keeps, in the save's transaction.
+    func applyRetention(_ sql: SQLConnection, expiredThrough: Int64) throws {
+        let retention = configuration.historyRetention
+        var bound: Int64 = 0
+        if let maximum = retention.maximumTransactions {
+            var binds = PostgresBindings()
+            binds.append(Int64(max(0, maximum)))
+            if let row = try sql.query("SELECT tx FROM \(namespace)._history ORDER BY tx DESC OFFSET $1 LIMIT 1", binds).first {
+                bound = max(bound, try row.decode(Int64.self))
+            }
+        }
+        if let age = retention.maximumAge {
+            var binds = PostgresBindings()
+            binds.append(Date().addingTimeInterval(-age).timeIntervalSince1970)
+            if let row = try sql.query("SELECT max(tx) FROM \(namespace)._history WHERE ts < $1", binds).first,
+               let newest = try row.decode(Int64?.self) {
+                bound = max(bound, newest)
+            }
+        }
+        guard bound > expiredThrough else { return }
+        var binds = PostgresBindings()
+        binds.append(bound)
+        try sql.execute("DELETE FROM \(namespace)._history WHERE tx <= $1", binds)
+        try sql.execute("UPDATE \(namespace)._store SET expired_through = GREATEST(expired_through, $1) WHERE id = 1", binds)
+    }
+
+    static func encodeChanges(_ changes: [HistoryRecord.Change]) throws -> String {
+        String(decoding: try JSONEncoder().encode(changes), as: UTF8.self)
+    }
+}

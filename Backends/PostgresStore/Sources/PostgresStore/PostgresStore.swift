@@ -1,0 +1,199 @@
+import Foundation
+import PostgresNIO
+import StoreBuildingBlocks
+import StoreProtocol
+
+/// A `DataStore` with full history in a PostgreSQL database, shared by any number of processes
+/// on any number of machines.
+///
+/// Tables (in the configuration's namespace): one per entity (see ``EntityTable``'s layout), `_store`
+/// (the store's identifier, the history counter and watermark, the recorded `StoredSchema`),
+/// `_history` (one row per transaction: number, time, author, changes with updated attributes
+/// and tombstones).
+///
+/// - A save is one SQL transaction, durable when it returns: all or nothing.
+/// - Fetches render the translated query as SQL where PostgreSQL computes what Swift does
+///   (`WHERE`, `ORDER BY`, `LIMIT`/`OFFSET`, `count(*)`), with bound parameters, and evaluate
+///   the rest in memory (``SQLQueryRenderer``).
+/// - History numbers are given in commit order (see ``save(_:)``), so that a reader following
+///   tokens never misses or repeats a transaction.
+///
+/// Every method blocks its caller's thread until the server answers (see ``PostgresSession``);
+/// do not call it from a SwiftNIO event loop thread.
+public final class PostgresStore: DataStore, HistoryProviding, @unchecked Sendable {
+    // @unchecked: the mutable state is `recorded`, behind its lock; the session locks itself.
+    public typealias Snapshot = DefaultSnapshot
+    public typealias HistoryType = DefaultHistoryTransaction
+
+    /// The configuration the store was opened with.
+    public let configuration: PostgresStoreConfiguration
+    /// The store's identifier, made when its tables were created and kept in `_store`.
+    public let identifier: String
+    /// The model types the store holds.
+    public let schema: Schema
+    let session: PostgresSession
+    let tables: [String: EntityTable]
+    let storedSchema: StoredSchema
+    /// `"namespace"`.
+    let namespace: String
+    /// What the store last read of `_store`: the recorded schema and its generation, which a
+    /// migration increments (another process's migration is noticed by it).
+    let recorded: NSLockedValue<(schema: StoredSchema, generation: Int64)>
+
+    /// Opens the store, creating its namespace and tables when they do not exist (in one
+    /// transaction, under the store's lock, so that processes opening it at once agree).
+    ///
+    /// - Throws: `DataStoreError` `.ioFailure` when the server cannot be reached;
+    ///   `.invalidConfiguration` for a refused login, a missing database, or tables of the same
+    ///   names that this store did not create (the message names them; nothing is changed);
+    ///   `.invalidSchema` without a schema.
+    public init(_ configuration: PostgresStoreConfiguration) throws {
+        guard let schema = configuration.schema else {
+            throw DataStoreError(.invalidSchema, "PostgresStore '\(configuration.name)' needs a schema; open it through a ModelContainer.")
+        }
+        self.configuration = configuration
+        self.schema = schema
+        storedSchema = StoredSchema(schema)
+        namespace = SQLName.quote(configuration.namespace)
+        var tables: [String: EntityTable] = [:]
+        for entity in schema.entities { tables[entity.name] = EntityTable(entity: entity, namespace: configuration.namespace) }
+        self.tables = tables
+        session = PostgresSession(configuration)
+        let ns = namespace, rawNamespace = configuration.namespace, stored = storedSchema
+        let opened = try session.transaction { sql -> (String, StoredSchema, Int64) in
+            try Self.lock(sql, namespace: rawNamespace)
+            try sql.execute("CREATE SCHEMA IF NOT EXISTS \(ns)")
+            let existing = try Self.existingColumns(sql, namespace: rawNamespace)
+            if existing["_store"] == nil {
+                // A new store: no table of ours may exist yet.
+                let clashes = tables.keys.sorted().filter { existing[$0] != nil } + ["_history"].filter { existing[$0] != nil }
+                if !clashes.isEmpty {
+                    throw DataStoreError(.invalidConfiguration,
+                        "The database \(configuration.database) already has the table(s) \(clashes.map { "\(rawNamespace).\($0)" }.joined(separator: ", ")) "
+                        + "(columns: \(clashes.map { existing[$0]!.sorted().joined(separator: ", ") }.joined(separator: "; "))), which this store did not "
+                        + "create. Give the store a namespace of its own (?schema=NAME, or `namespace:`) or another database; nothing was changed.")
+                }
+                let identifier = UUID().uuidString
+                try sql.execute("""
+                    CREATE TABLE \(ns)._store (id int PRIMARY KEY, store_id text NOT NULL, last_tx bigint NOT NULL, \
+                    expired_through bigint NOT NULL, schema_json text NOT NULL, generation bigint NOT NULL)
+                    """)
+                try sql.execute("""
+                    CREATE TABLE \(ns)._history (tx bigint PRIMARY KEY, ts double precision NOT NULL, author text, \
+                    bundle text NOT NULL, process text NOT NULL, changes text NOT NULL)
+                    """)
+                try sql.execute("CREATE SEQUENCE \(ns)._rows_seq")
+                try sql.execute("CREATE SEQUENCE \(ns)._history_seq")
+                for table in tables.values.sorted(by: { $0.entityName < $1.entityName }) {
+                    for statement in table.createStatements(namespace: rawNamespace) { try sql.execute(statement) }
+                }
+                var binds = PostgresBindings()
+                binds.append(identifier)
+                binds.append(try Self.encodeSchema(stored))
+                try sql.execute("INSERT INTO \(ns)._store VALUES (1, $1, 0, 0, $2, 1)", binds)
+                return (identifier, stored, 1)
+            }
+            let row = try sql.query("SELECT store_id, schema_json, generation FROM \(ns)._store WHERE id = 1")
+            guard let first = row.first else {
+                throw DataStoreError(.corruptStore, "The table \(rawNamespace)._store is empty: it was changed by something else than a PostgresStore.")
+            }
+            let (storeID, schemaText, generation) = try first.decode((String, String, Int64).self)
+            let recorded = try Self.decodeSchema(schemaText)
+            if !recorded.needsMigration(toHold: stored) {
+                for table in tables.values {
+                    guard let columns = existing[table.entityName] else {
+                        throw DataStoreError(.corruptStore, "The table \(rawNamespace).\(table.entityName) is missing though the store's recorded schema holds it; it was dropped by something else.")
+                    }
+                    guard columns == table.columnNames else {
+                        throw DataStoreError(.invalidConfiguration,
+                            "The table \(rawNamespace).\(table.entityName) has the columns \(columns.sorted().joined(separator: ", ")), not those this store "
+                            + "keeps (\(table.columnNames.sorted().joined(separator: ", "))): it was changed by something else. Use another namespace; nothing was changed.")
+                    }
+                }
+            }
+            return (storeID, recorded, generation)
+        }
+        identifier = opened.0
+        recorded = NSLockedValue((opened.1, opened.2))
+    }
+
+    // MARK: Shared SQL
+
+    /// Takes the store's transaction-scoped advisory lock: writers of one store (in one
+    /// namespace of one database) take turns from here to their commit.
+    static func lock(_ sql: SQLConnection, namespace: String) throws {
+        var binds = PostgresBindings()
+        binds.append("PostgresStore:" + namespace)
+        try sql.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", binds)
+    }
+
+    /// Column names of the namespace's tables, by table.
+    static func existingColumns(_ sql: SQLConnection, namespace: String) throws -> [String: Set<String>] {
+        var binds = PostgresBindings()
+        binds.append(namespace)
+        var columns: [String: Set<String>] = [:]
+        for row in try sql.query("SELECT table_name::text, column_name::text FROM information_schema.columns WHERE table_schema = $1", binds) {
+            let (table, column) = try row.decode((String, String).self)
+            columns[table, default: []].insert(column)
+        }
+        return columns
+    }
+
+    static func encodeSchema(_ schema: StoredSchema) throws -> String {
+        String(decoding: try JSONEncoder().encode(schema), as: UTF8.self)
+    }
+
+    static func decodeSchema(_ text: String) throws -> StoredSchema {
+        do {
+            return try JSONDecoder().decode(StoredSchema.self, from: Data(text.utf8))
+        } catch {
+            throw DataStoreError(.corruptStore, "The recorded schema in _store does not read: \(error).")
+        }
+    }
+
+    /// The generation this store reads its rows as; throws while they wait for a migration.
+    func requireMigrated() throws -> Int64 {
+        let state = recorded.value
+        guard !state.schema.needsMigration(toHold: storedSchema) else { throw incompatible() }
+        return state.generation
+    }
+
+    func incompatible() -> DataStoreError {
+        DataStoreError(.incompatibleSchema,
+            "The PostgreSQL store \(configuration.name) holds data of another schema than this container's "
+            + "(\(recorded.value.schema.version.map { "version \($0)" } ?? "unversioned")). Open it through a ModelContainer, which migrates it; "
+            + "if another process migrated it to a newer schema meanwhile, open it again with that schema. Nothing was read or written.")
+    }
+
+    /// The store's generation as `_store` holds it now, remembered with its schema.
+    /// - Throws: `.incompatibleSchema` when another process migrated the store to a schema that
+    ///   does not hold this one's.
+    @discardableResult
+    func refreshGeneration(_ sql: SQLConnection) throws -> Int64 {
+        let rows = try sql.query("SELECT generation, schema_json FROM \(namespace)._store WHERE id = 1")
+        guard let row = rows.first else { throw DataStoreError(.corruptStore, "The table _store of \(configuration.name) is empty.") }
+        let (generation, schemaText) = try row.decode((Int64, String).self)
+        if generation != recorded.value.generation {
+            recorded.value = (try Self.decodeSchema(schemaText), generation)
+        }
+        if recorded.value.schema.needsMigration(toHold: storedSchema) { throw incompatible() }
+        return generation
+    }
+
+    func table(_ entityName: String) throws -> EntityTable {
+        guard let table = tables[entityName] else { throw DataStoreError(.unknownEntity, "The store \(configuration.name) holds no entity \(entityName) (it holds \(schema)).") }
+        return table
+    }
+}
+
+/// A value behind a lock.
+final class NSLockedValue<Value>: @unchecked Sendable {
+    // @unchecked: `stored` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import PostgresStore
+import StoreProtocol
+
+// A second process for PostgresStore's tests (the tests start it with Foundation's Process):
+//
+//   pg-store-helper write URL NAMESPACE WRITER COUNT [--unordered]
+//       saves COUNT entries, one save each; prints "saved N" and exits 0.
+//       --unordered: the sabotaged numbering (a sequence, no commit-order lock).
+//   pg-store-helper read URL NAMESPACE
+//       opens (creates) the store, prints "ready", then follows history tokens, woken by
+//       NOTIFY, until its standard input closes; then reads once more and prints
+//       "seen DISTINCT duplicates D nonincreasing N transactions T".
+//   pg-store-helper save-until-killed URL NAMESPACE
+//       saves entries one by one, printing "acked K" after each acknowledged save and
+//       "error MESSAGE" after a failed one (it keeps trying), until killed.
+
+let standardError = FileHandle.standardError
+
+func configuration(_ url: String, _ namespace: String, unordered: Bool = false) throws -> PostgresStoreConfiguration {
+    var configuration = try PostgresStoreConfiguration(location: StoreLocation(parsing: url))
+    configuration.namespace = namespace
+    configuration.schema = Schema(HelperEntry.self)
+    configuration.unorderedHistoryNumbersForTesting = unordered
+    return configuration
+}
+
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+do {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    switch arguments.first {
+    case "write" where arguments.count >= 5:
+        let writer = Int(arguments[3]) ?? 0, count = Int(arguments[4]) ?? 0
+        let container = try ModelContainer(for: Schema(HelperEntry.self),
+            configurations: [configuration(arguments[1], arguments[2], unordered: arguments.contains("--unordered"))])
+        let context = ModelContext(container)
+        for sequence in 0..<count {
+            context.insert(HelperEntry(writer: writer, sequence: sequence))
+            try context.save()
+        }
+        say("saved \(count)")
+
+    case "read" where arguments.count >= 3:
+        let store = try PostgresStore(configuration(arguments[1], arguments[2]))
+        let wake = DispatchSemaphore(value: 0)
+        let observer = try store.observeSaves { wake.signal() }
+        let inputClosed = Locked(false)
+        Thread.detachNewThread {
+            _ = FileHandle.standardInput.readDataToEndOfFile()
+            inputClosed.set(true)
+            wake.signal()
+        }
+        var token = try store.currentHistoryToken()
+        var lastNumber: Int64 = token?.positions[store.identifier] ?? 0
+        var seen: Set<String> = [], duplicates = 0, nonIncreasing = 0, transactions = 0
+        say("ready")
+        while true {
+            let closed = inputClosed.get()
+            let new = try store.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(after: token))
+            for transaction in new {
+                transactions += 1
+                if transaction.transactionIdentifier <= lastNumber { nonIncreasing += 1 }
+                lastNumber = transaction.transactionIdentifier
+                for change in transaction.changes {
+                    guard case .insert = change, case .string(let key) = change.changedPersistentIdentifier.primaryKey else { continue }
+                    if !seen.insert(key).inserted { duplicates += 1 }
+                }
+                token = transaction.token
+            }
+            if closed { break }
+            // Woken by a NOTIFY or by the input closing; the timeout only guards against a
+            // notification lost with a broken connection.
+            _ = wake.wait(timeout: .now() + 5)
+        }
+        observer.cancel()
+        say("seen \(seen.count) duplicates \(duplicates) nonincreasing \(nonIncreasing) transactions \(transactions)")
+
+    case "save-until-killed" where arguments.count >= 3:
+        let container = try ModelContainer(for: Schema(HelperEntry.self), configurations: [configuration(arguments[1], arguments[2])])
+        var sequence = 0
+        while true {
+            let context = ModelContext(container)
+            context.insert(HelperEntry(writer: 0, sequence: sequence))
+            do {
+                try context.save()
+                say("acked \(sequence)")
+                sequence += 1
+            } catch {
+                say("error \(error)")
+            }
+        }
+
+    default:
+        standardError.write(Data("usage: pg-store-helper write URL NAMESPACE WRITER COUNT [--unordered] | read URL NAMESPACE | save-until-killed URL NAMESPACE\n".utf8))
+        exit(2)
+    }
+} catch {
+    standardError.write(Data("pg-store-helper: \(error)\n".utf8))
+    exit(1)
+}
+
+/// A value shared between threads.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: `value` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func get() -> Value { lock.withLock { value } }
+    func set(_ new: Value) { lock.withLock { value = new } }
+}

@@ -1,0 +1,1 @@
+../../../../Sources/trips/ModelsV1.swift

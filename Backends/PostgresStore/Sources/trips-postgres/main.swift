@@ -1,0 +1,1 @@
+../../../../Sources/trips/main.swift
