@@ -29,7 +29,6 @@ struct RegistrationTable {
         }
     }
 
-    var values: Dictionary<PersistentIdentifier, Registration>.Values { byIdentifier.values }
     var count: Int { byIdentifier.count }
 
     /// Counts a registration as unsettled after a change its watch does not see (its state).
