@@ -3,10 +3,11 @@ import Foundation
 /// Tracks models and saves their changes: SwiftData's `ModelContext`.
 ///
 /// A context keeps one instance per identifier (its identity map). It notices changes to a
-/// model of an `@Observable` type by observing it: once the context has seen such a model hold
-/// its stored values, the model costs a save nothing until one of its properties is set. It
-/// notices changes to other models by comparing a model's current snapshot with the one last
-/// saved or fetched. At each ``save()``, a stored model that nothing outside the context holds
+/// model of an `@Observable` type whose attributes are standard values (numbers, `Bool`,
+/// `String`, `Date`, `UUID`, `URL`, `Data`, optionals and arrays of them, enums of them) by
+/// observing it: once the context has seen such a model hold its stored values, the model costs
+/// a save nothing until one of its properties is set. It notices changes to other models by
+/// comparing a model's current snapshot with the one last saved or fetched. At each ``save()``, a stored model that nothing outside the context holds
 /// any more is compared once more and then forgotten. So ``hasChanges`` and ``save()`` cost the
 /// models changed, plus the plain (not observable) models held outside the context, not every
 /// model the context ever fetched.
