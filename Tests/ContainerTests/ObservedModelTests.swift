@@ -6,8 +6,7 @@ import StoreProtocol
 import StoreTestSupport
 import Testing
 
-/// An `@Observable` model that counts how often it is encoded: a context that watches it encodes
-/// it only when it may have changed.
+/// An `@Observable` model with a unique title: a context watches it.
 @Observable final class WatchedNote: PersistentModel {
     var id = UUID()
     var title: String
@@ -19,24 +18,38 @@ import Testing
         case _id = "id", _title = "title", _tags = "tags"
     }
 
+    static let schemaMetadata = SchemaMetadata<WatchedNote>(
+        attributes: [.attribute("id", \.id), .attribute("title", \.title), .attribute("tags", \.tags)],
+        unique: [[\.title]])
+}
+
+/// An `@Observable` model that counts how often it is encoded: a context that watches it encodes
+/// it only when it may have changed. One test uses it (tests run in parallel; the count is the
+/// type's).
+@Observable final class CountedNote: PersistentModel {
+    var id = UUID()
+    var title: String
+
+    init(title: String) { self.title = title }
+
+    enum CodingKeys: String, CodingKey {
+        case _id = "id", _title = "title"
+    }
+
     /// Encodes by hand to count: `@Observable` and synthesized `Decodable` are as usual.
     func encode(to encoder: any Encoder) throws {
         Self.encodes.withLock { $0 += 1 }
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: ._id)
         try container.encode(title, forKey: ._title)
-        try container.encode(tags, forKey: ._tags)
     }
 
-    /// Encodes of every instance; only the test that resets it reads it.
     static let encodes = Locked(0)
 
-    static let schemaMetadata = SchemaMetadata<WatchedNote>(
-        attributes: [.attribute("id", \.id), .attribute("title", \.title), .attribute("tags", \.tags)],
-        unique: [[\.title]])
+    static let schemaMetadata = SchemaMetadata<CountedNote>(attributes: [.attribute("id", \.id), .attribute("title", \.title)])
 }
 
-/// The same note as a plain class, which a context can only compare by encoding.
+/// The same note as a plain class, which a context can only compare by encoding. One test uses it.
 final class PlainNote: PersistentModel {
     var id = UUID()
     var title: String
@@ -121,7 +134,7 @@ private final class Held<Value>: @unchecked Sendable {
 
 @Suite struct ObservedModelTests {
     func container() throws -> ModelContainer {
-        try ModelContainer(for: WatchedNote.self, PlainNote.self, PlainUniqueNote.self, PartlyIgnoredNote.self, LooselyEqualNote.self,
+        try ModelContainer(for: WatchedNote.self, CountedNote.self, PlainNote.self, PlainUniqueNote.self, PartlyIgnoredNote.self, LooselyEqualNote.self,
                            configurations: MemoryStoreConfiguration())
     }
 
@@ -140,29 +153,34 @@ private final class Held<Value>: @unchecked Sendable {
 
     @Test func aSaveEncodesOnlyTheWatchedModelsThatChanged() throws {
         let container = try container()
-        let (context, notes) = try storedNotes(1_000, in: container)
+        let seeding = ModelContext(container)
+        for number in 0..<1_000 { seeding.insert(CountedNote(title: "note \(number)")) }
+        try seeding.save()
+        let context = ModelContext(container)
+        let notes = try context.fetch(FetchDescriptor<CountedNote>(sortBy: [SortDescriptor(\.title)]))
         let token = try container.currentHistoryToken()
-        WatchedNote.encodes.withLock { $0 = 0 }
+        CountedNote.encodes.withLock { $0 = 0 }
 
         #expect(!context.hasChanges)
         try context.save()
-        #expect(WatchedNote.encodes.withLock { $0 } == 0, "nothing changed: nothing to encode")
+        #expect(CountedNote.encodes.withLock { $0 } == 0, "nothing changed: nothing to encode")
 
         notes[500].title = "renamed"
         #expect(context.hasChanges)
         #expect(context.changedModelsArray.map(\.persistentModelID) == [notes[500].persistentModelID])
         try context.save()
-        let encodes = WatchedNote.encodes.withLock { $0 }
+        let encodes = CountedNote.encodes.withLock { $0 }
         #expect(encodes <= 4, "the one changed note, not 1,000 (\(encodes) encodes)")
         #expect(!context.hasChanges)
 
         let transactions = try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(after: token))
-        let updates = transactions.flatMap(\.changes).compactMap { change -> DefaultHistoryUpdate<WatchedNote>? in
-            if case .update(let update as DefaultHistoryUpdate<WatchedNote>) = change { update } else { nil }
+        let updates = transactions.flatMap(\.changes).compactMap { change -> DefaultHistoryUpdate<CountedNote>? in
+            if case .update(let update as DefaultHistoryUpdate<CountedNote>) = change { update } else { nil }
         }
         #expect(updates.count == 1 && updates.first?.changedPersistentIdentifier == notes[500].persistentModelID)
-        #expect(updates.first?.updatedAttributes.count == 1 && updates.first?.updatedAttributes.first == \WatchedNote.title)
-        #expect(try storedTitle(of: notes[500].id, in: container) == "renamed")
+        #expect(updates.first?.updatedAttributes.count == 1 && updates.first?.updatedAttributes.first == \CountedNote.title)
+        let id = notes[500].id
+        #expect(try ModelContext(container).fetch(FetchDescriptor<CountedNote>(predicate: #Predicate { $0.id == id })).first?.title == "renamed")
     }
 
     /// The negative control of the test above: plain models are encoded at every save.
