@@ -210,11 +210,14 @@ extension ModelAttributes {
         let fields: [StoredProperties.Field]
         let isObservable: Bool
 
-        /// The names of an @Observable model's observed properties: its fields `_name`, without
-        /// the registrar (`_$observationRegistrar`).
-        var observedNames: [String] {
-            fields.filter { $0.name.hasPrefix("_") && !$0.name.hasPrefix("_$") }.map { String($0.name.dropFirst()) }
+        /// An @Observable model's observed properties: its fields `_name`, without the registrar
+        /// (`_$observationRegistrar`).
+        var observedFields: [StoredProperties.Field] {
+            fields.filter { $0.name.hasPrefix("_") && !$0.name.hasPrefix("_$") }
         }
+
+        /// The names of ``observedFields``, without the underscore.
+        var observedNames: [String] { observedFields.map { String($0.name.dropFirst()) } }
 
         /// The stored name of `keyPath`, `given` the name the metadata gave it (or none); `nil`
         /// with the reason added to `problems` when it has none.
@@ -253,8 +256,7 @@ extension ModelAttributes {
                 }
                 return nil
             }
-            let candidates = fields.filter { $0.name.hasPrefix("_") && !$0.name.hasPrefix("_$") && $0.type == valueType }
-                .map { String($0.name.dropFirst()) }
+            let candidates = observedFields.filter { $0.type == valueType }.map { String($0.name.dropFirst()) }
             let ofThatType = candidates.isEmpty ? "" : " (its properties of type \(valueType): \(candidates.joined(separator: ", ")))"
             guard let given else {
                 problems.append("\(aWhat) of type \(valueType), is not named\(ofThatType); \(subject) is "
