@@ -3,118 +3,331 @@ import PostgresNIO
 import StoreFiles
 import StoreProtocol
 
-/// How one entity's rows are kept: one table per entity in the store's namespace.
+/// How one entity's rows are kept: one table per entity in the store's namespace, a column per
+/// attribute and relationship.
 ///
 /// | column | what |
 /// |---|---|
 /// | `_pk text PRIMARY KEY` | the primary key (`id`) in the snapshot JSON codec |
 /// | `_seq bigint` | insertion order: the order of unsorted fetches and of ties |
-/// | `_doc text` | every stored value (attributes and relationships) as one JSON object, read back exactly |
-/// | `_exact boolean` | whether every typed column below holds the row's value exactly |
-/// | `"q:NAME" bigint / boolean` | each integer or `Bool` attribute, for `WHERE` and `ORDER BY` |
-/// | `uN text` | the values of unique constraint *N*, `UNIQUE DEFERRABLE` |
+/// | `_exact boolean` | whether every queryable column holds what a query reads in the row (see below) |
+/// | `_rest text` | the values no column holds, as one JSON object; `NULL` when there are none |
+/// | one column per attribute, named as the attribute | of its kind (``Column/Kind``); `NULL` when the row has no value |
+/// | one column per relationship | the destination's primary key, or an array of them, as JSON |
+/// | `_uN text` | the values of unique constraint *N* as JSON, `UNIQUE DEFERRABLE` |
 ///
-/// The document is what a fetch returns; the typed columns only select and order rows. A row
-/// whose value does not read as its attribute's type (a `UInt64` above `Int64.max`, a missing
-/// value) has `_exact = false`, and a query on typed columns then runs in memory instead.
-/// Relationships are kept in the document as the values the context sends (the destination's
-/// primary key, or an array of them); see the package README for why they are not foreign keys.
+/// **Exact round trip.** A value goes into its column only when the column reads it back as the
+/// same ``SnapshotValue`` (``Column/holds(_:)``): an `Int` column holds `.int`, not a `UInt64`
+/// above `Int64.max`; a `Double` column holds no NaN; a `String` column no NUL character. A value
+/// that does not fit, an explicit `.null`, and a value of a name without a column go to `_rest`,
+/// which a read merges back. A missing value is `NULL`.
+///
+/// **Exact queries.** `_exact` says that, for every column a query can name, what SQL sees (the
+/// column, `NULL` for no value) is what a query reads in the row (``QueryAttribute/value(in:)``),
+/// and that a `String` is in Unicode normalization form C, so that byte comparisons are Swift's
+/// comparisons. A query on the columns evaluates rows with `_exact = false` in memory.
+///
+/// The layout is a function of the recorded schema (``StoredSchema``), so that a migration can
+/// read the tables of the schema it migrates from.
 struct EntityTable: Sendable {
-    /// One typed column.
-    struct TypedColumn: Sendable {
-        let attribute: QueryAttribute
-        let isBool: Bool
-        var sqlName: String { SQLName.quote("q:" + attribute.name) }
-        var sqlType: String { isBool ? "boolean" : "bigint" }
+    /// One attribute's or relationship's column.
+    struct Column: Sendable {
+        /// What a column holds, and as which SQL type.
+        enum Kind: Sendable {
+            /// Every integer type: `.int` values, as `bigint`.
+            case integer
+            /// `.bool`, as `boolean`.
+            case bool
+            /// `Double` and `Float`: `.double` values other than NaN, as `double precision`.
+            case double
+            /// `.string` values without a NUL character (which `text` cannot hold), as `text`.
+            case string
+            /// `.date` values, as `double precision` seconds since 2001 (`Date`'s own
+            /// representation: exact, where `timestamptz` would round to microseconds).
+            case date
+            /// `.uuid`, as `uuid`.
+            case uuid
+            /// Anything else (relationships, `Data`, arrays, `Codable` structures, enums) in the
+            /// snapshot JSON codec, as `text`.
+            case json
+
+            /// The kind for a recorded attribute's Swift type name (``StoredSchema/Attribute/valueType``).
+            /// A name that merely looks like one (a type of the app's own called `Date`) costs
+            /// nothing but speed: its values do not fit the column and go to `_rest`.
+            init(valueType: String) {
+                switch valueType {
+                case "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64": self = .integer
+                case "Bool": self = .bool
+                case "Double", "Float": self = .double
+                case "String": self = .string
+                case "Date": self = .date
+                case "UUID": self = .uuid
+                default: self = .json
+                }
+            }
+
+            /// The kind whose column holds the canonical values of a query type.
+            init(queryType: QueryValueType) {
+                switch queryType {
+                case .bool: self = .bool
+                case .float, .double: self = .double
+                case .string: self = .string
+                case .date: self = .date
+                case .uuid: self = .uuid
+                case .int, .int8, .int16, .int32, .int64, .uint, .uint8, .uint16, .uint32, .uint64: self = .integer
+                }
+            }
+
+            var sqlType: String {
+                switch self {
+                case .integer: "bigint"
+                case .bool: "boolean"
+                case .double, .date: "double precision"
+                case .string, .json: "text"
+                case .uuid: "uuid"
+                }
+            }
+        }
+
+        /// The attribute's or relationship's stored name: the key in a snapshot's values.
+        let name: String
+        let kind: Kind
+        /// How a query reads the attribute, when a query can name it (current schema only).
+        let attribute: QueryAttribute?
+        var sqlName: String { SQLName.quote(name) }
+
+        /// Whether the column reads `value` back as the same ``SnapshotValue``.
+        func holds(_ value: SnapshotValue) -> Bool {
+            switch (kind, value) {
+            case (.integer, .int), (.bool, .bool), (.uuid, .uuid), (.json, _): return true
+            case (.double, .double(let v)): return !v.isNaN
+            case (.date, .date(let d)): return !d.timeIntervalSinceReferenceDate.isNaN
+            case (.string, .string(let s)): return !s.utf8.contains(0)
+            default: return false
+            }
+        }
     }
 
     let entityName: String
-    let entity: Schema.Entity?
     /// `"namespace"."Entity"`.
     let qualifiedName: String
-    let typedColumns: [TypedColumn]
-    let columnsByAttribute: [String: TypedColumn]
-    let uniqueConstraintCount: Int
+    /// In the order of the table's definition (by name).
+    let columns: [Column]
+    let columnsByAttribute: [String: Column]
+    /// The attribute names of each unique constraint, in the recorded order (column `_uN` is the
+    /// *N*-th).
+    let uniqueConstraints: [[String]]
+    var uniqueConstraintCount: Int { uniqueConstraints.count }
+    /// The attribute names of the `#Index` and unique groups, for `CREATE INDEX`.
+    private let indexedGroups: [[String]]
 
-    init(entity: Schema.Entity, namespace: String) {
-        self.entityName = entity.name
-        self.entity = entity
-        qualifiedName = SQLName.quote(namespace) + "." + SQLName.quote(entity.name)
-        typedColumns = entity.queryAttributes.values
-            .filter { ($0.type.isInteger || $0.type == .bool) && $0.name != "id" }
-            .sorted { $0.name < $1.name }
-            .map { TypedColumn(attribute: $0, isBool: $0.type == .bool) }
-        columnsByAttribute = Dictionary(uniqueKeysWithValues: typedColumns.map { ($0.attribute.name, $0) })
-        uniqueConstraintCount = entity.uniqueConstraints.count
+    /// The layout of an entity as `recorded`; `entity` (the current schema's, when it is the
+    /// same entity) gives the attributes a query can name.
+    init(recorded: StoredSchema.Entity, entity: Schema.Entity?, namespace: String) {
+        entityName = recorded.name
+        qualifiedName = SQLName.quote(namespace) + "." + SQLName.quote(recorded.name)
+        let described = recorded.attributes.map { ($0.name, Column.Kind(valueType: $0.valueType)) }
+            + recorded.relationships.map { ($0.name, Column.Kind.json) }
+        columns = described
+            .filter { Self.canBeColumn($0.0) }
+            .sorted { $0.0 < $1.0 }
+            .map { Column(name: $0.0, kind: $0.1, attribute: entity?.queryAttributes[$0.0]) }
+        columnsByAttribute = Dictionary(columns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        uniqueConstraints = recorded.uniqueConstraints
+        indexedGroups = recorded.indices + recorded.uniqueConstraints
     }
 
-    /// A table for rows of an entity the store's schema does not hold (kept across a migration).
+    /// A table for rows of an entity the store's schema does not hold (kept across a
+    /// migration): every value in `_rest`.
     init(foreignEntity name: String, namespace: String) {
         entityName = name
-        entity = nil
         qualifiedName = SQLName.quote(namespace) + "." + SQLName.quote(name)
-        typedColumns = []
+        columns = []
         columnsByAttribute = [:]
-        uniqueConstraintCount = 0
+        uniqueConstraints = []
+        indexedGroups = []
+    }
+
+    /// The store's own columns; an attribute of one of these names keeps its value in `_rest`.
+    static let systemColumns = ["_pk", "_seq", "_exact", "_rest"]
+
+    /// Whether an attribute of this name gets a column: not one of ours (`_pk`, `_uN`), and short
+    /// enough that PostgreSQL keeps the name whole (identifiers are cut at 63 bytes).
+    static func canBeColumn(_ name: String) -> Bool {
+        guard !systemColumns.contains(name), name.utf8.count <= 63, !name.isEmpty else { return false }
+        if name.hasPrefix("_u"), name.dropFirst(2).allSatisfy(\.isNumber) { return false }
+        return true
     }
 
     /// The column names the table has, for checking a table found in the database.
     var columnNames: Set<String> {
-        Set(["_pk", "_seq", "_doc", "_exact"] + typedColumns.map { "q:" + $0.attribute.name }
-            + (0..<uniqueConstraintCount).map { "u\($0)" })
+        Set(Self.systemColumns + columns.map(\.name) + (0..<uniqueConstraintCount).map { "_u\($0)" })
     }
 
-    /// `CREATE TABLE` and its indexes.
-    func createStatements(namespace: String) -> [String] {
-        var columns = ["_pk text PRIMARY KEY", "_seq bigint NOT NULL", "_doc text NOT NULL", "_exact boolean NOT NULL"]
-        columns += typedColumns.map { "\($0.sqlName) \($0.sqlType)" }
-        columns += (0..<uniqueConstraintCount).map { "u\($0) text UNIQUE DEFERRABLE INITIALLY DEFERRED" }
-        var statements = ["CREATE TABLE \(qualifiedName) (\(columns.joined(separator: ", ")))"]
+    /// `CREATE TABLE` and its indexes: insertion order, inexact rows, and the first attribute of
+    /// each `#Index` and unique constraint (with `_seq`, the order of ties). `String` columns are
+    /// indexed in the "C" collation, the byte order queries compare in.
+    func createStatements() -> [String] {
+        var definitions = ["_pk text PRIMARY KEY", "_seq bigint NOT NULL", "_exact boolean NOT NULL", "_rest text"]
+        definitions += columns.map { "\($0.sqlName) \($0.kind.sqlType)" }
+        definitions += (0..<uniqueConstraintCount).map { "_u\($0) text UNIQUE DEFERRABLE INITIALLY DEFERRED" }
+        var statements = ["CREATE TABLE \(qualifiedName) (\(definitions.joined(separator: ", ")))"]
         statements.append("CREATE INDEX ON \(qualifiedName) (_seq)")
         statements.append("CREATE INDEX ON \(qualifiedName) (_pk) WHERE NOT _exact")
         var indexed: Set<String> = []
-        for group in (entity?.indices ?? []) + (entity?.uniqueConstraints ?? []) {
-            guard let first = group.first, let column = columnsByAttribute[first], indexed.insert(first).inserted else { continue }
-            statements.append("CREATE INDEX ON \(qualifiedName) (\(column.sqlName), _seq)")
+        for group in indexedGroups {
+            guard let first = group.first, let column = columnsByAttribute[first], column.kind != .json,
+                  indexed.insert(first).inserted else { continue }
+            let key = column.kind == .string ? "\(column.sqlName) COLLATE \"C\"" : column.sqlName
+            statements.append("CREATE INDEX ON \(qualifiedName) (\(key), _seq)")
         }
         return statements
     }
 
-    /// A row's columns other than `_pk` and `_seq`, as bound values: `_doc`, `_exact`, the typed
-    /// columns, the unique keys.
+    // MARK: Rows
+
+    /// The columns a read selects, in the order ``snapshot(from:at:)`` decodes them.
+    var selectList: String { (["_pk", "_rest"] + columns.map(\.sqlName)).joined(separator: ", ") }
+
+    /// The columns ``bindRow(_:into:)`` binds, in its order (all but `_pk` and `_seq`).
+    var rowColumns: [String] {
+        ["_exact", "_rest"] + columns.map(\.sqlName) + (0..<uniqueConstraintCount).map { "_u\($0)" }
+    }
+
+    /// A row's values as bound parameters for ``rowColumns``.
     /// - Throws: `DataStoreError` `.unsupportedValue` for a value the JSON codec cannot hold.
     func bindRow(_ values: [String: SnapshotValue], into binds: inout PostgresBindings) throws {
-        binds.append(try Self.json(.object(values)))
+        // First what goes where: the values no column holds, and whether the row is exact.
+        var rest: [String: SnapshotValue] = [:]
         var exact = true
-        var typed: [SnapshotValue?] = []
-        for column in typedColumns {
-            let value = column.attribute.value(in: values)
-            switch value {
-            case .int?, .bool?, .null?: typed.append(value)
-            default: typed.append(nil); exact = false
+        var held = 0
+        for column in columns {
+            let value = values[column.name]
+            if value != nil { held += 1 }
+            if let value, column.holds(value) {
+                if let attribute = column.attribute, !Self.queryReadsExactly(value, as: attribute) { exact = false }
+            } else {
+                if let value { rest[column.name] = value }
+                // SQL sees NULL: exact when the query reads nil too.
+                if let attribute = column.attribute, attribute.value(in: values) != .null { exact = false }
             }
+        }
+        if held < values.count {
+            for (name, value) in values where columnsByAttribute[name] == nil { rest[name] = value }
         }
         binds.append(exact)
-        for value in typed {
-            switch value {
-            case .int(let v)?: binds.append(v)
-            case .bool(let v)?: binds.append(v)
-            default: binds.appendNull()
+        if rest.isEmpty { binds.appendNull() } else { binds.append(try Self.json(.object(rest))) }
+        for column in columns {
+            guard let value = values[column.name], column.holds(value) else {
+                binds.appendNull()
+                continue
+            }
+            switch (column.kind, value) {
+            case (.integer, .int(let v)): binds.append(v)
+            case (.bool, .bool(let v)): binds.append(v)
+            case (.double, .double(let v)): binds.append(v)
+            case (.date, .date(let d)): binds.append(d.timeIntervalSinceReferenceDate)
+            case (.string, .string(let s)): binds.append(s)
+            case (.uuid, .uuid(let u)): binds.append(u)
+            default: binds.append(try Self.json(value))
             }
         }
-        for constraint in 0..<uniqueConstraintCount {
-            if let entity, let key = entity.uniqueKey(constraint, in: values) {
-                binds.append(try Self.json(.array(key)))
-            } else {
-                binds.appendNull()
-            }
+        for constraint in uniqueConstraints.indices {
+            if let key = try uniqueKey(constraint, in: values) { binds.append(key) } else { binds.appendNull() }
         }
     }
 
-    /// The column list matching ``bindRow(_:into:)``.
-    var rowColumns: [String] {
-        ["_doc", "_exact"] + typedColumns.map(\.sqlName) + (0..<uniqueConstraintCount).map { "u\($0)" }
+    /// The values of unique constraint `constraint` in `values` as the text of column `_uN`;
+    /// `nil` when one is absent or `nil` (nulls never collide).
+    ///
+    /// Values that Swift finds equal have one text: strings in normalization form C, `-0.0` as
+    /// `0.0`, a whole `Double` as its integer, so that the column's `UNIQUE` and the lookups of a
+    /// save compare as `SnapshotValue`'s `==` does.
+    /// - Throws: `DataStoreError` `.unsupportedValue` for a value the JSON codec cannot hold.
+    func uniqueKey(_ constraint: Int, in values: [String: SnapshotValue]) throws -> String? {
+        var key: [SnapshotValue] = []
+        for name in uniqueConstraints[constraint] {
+            guard let value = values[name], value != .null else { return nil }
+            key.append(Self.comparable(value))
+        }
+        return try Self.json(.array(key))
     }
+
+    /// One spelling per class of values `SnapshotValue`'s `==` finds equal.
+    private static func comparable(_ value: SnapshotValue) -> SnapshotValue {
+        switch value {
+        case .string(let s): return isNFC(s) ? value : .string(s.precomposedStringWithCanonicalMapping)
+        case .double(let d):
+            if let integer = Int64(exactly: d) { return .int(integer) }
+            if let unsigned = UInt64(exactly: d) { return .unsigned(unsigned) }
+            return value
+        case .array(let elements): return .array(elements.map(comparable))
+        case .object(let members): return .object(members.mapValues(comparable))
+        default: return value
+        }
+    }
+
+    /// Whether a value its column holds is what a query reads: its canonical form for the
+    /// attribute's type is the value itself, and a `String` is in normalization form C.
+    static func queryReadsExactly(_ value: SnapshotValue, as attribute: QueryAttribute) -> Bool {
+        guard let canonical = attribute.type.canonicalValue(of: value) else { return false }
+        switch (value, canonical) {
+        case (.string(let s), _): return isNFC(s)
+        case (.double(let a), .double(let b)): return a.bitPattern == b.bitPattern
+        default: return canonical == value
+        }
+    }
+
+    /// Whether a string is in Unicode normalization form C (what PostgreSQL's byte comparison
+    /// needs to agree with Swift's, which compares canonical equivalents as equal).
+    static func isNFC(_ string: String) -> Bool {
+        if string.utf8.allSatisfy({ $0 < 0x80 }) { return true }
+        return string.precomposedStringWithCanonicalMapping.unicodeScalars.elementsEqual(string.unicodeScalars)
+    }
+
+    /// A row back, from the cells at `start…` of a statement that selected ``selectList``.
+    /// - Throws: `DataStoreError` `.corruptStore` when a cell does not read as its column.
+    func snapshot(from row: PostgresRow, at start: Int) throws -> DefaultSnapshot {
+        var values: [String: SnapshotValue] = [:]
+        values.reserveCapacity(columns.count)
+        var pk: SnapshotValue = .null
+        do {
+            var index = 0
+            for cell in row {
+                defer { index += 1 }
+                guard index >= start else { continue }
+                switch index - start {
+                case 0: pk = try Self.parse(try cell.decode(String.self), table: qualifiedName)
+                case 1:
+                    guard let text = try cell.decode(String?.self) else { continue }
+                    guard case .object(let rest) = try Self.parse(text, table: qualifiedName) else {
+                        throw DataStoreError(.corruptStore, "A row of \(qualifiedName) has a _rest that is not a JSON object; the table was changed by something else.")
+                    }
+                    values.merge(rest) { _, rest in rest }
+                default:
+                    let column = columns[index - start - 2]
+                    let value: SnapshotValue?
+                    switch column.kind {
+                    case .integer: value = try cell.decode(Int64?.self).map(SnapshotValue.int)
+                    case .bool: value = try cell.decode(Bool?.self).map(SnapshotValue.bool)
+                    case .double: value = try cell.decode(Double?.self).map(SnapshotValue.double)
+                    case .date: value = try cell.decode(Double?.self).map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
+                    case .string: value = try cell.decode(String?.self).map(SnapshotValue.string)
+                    case .uuid: value = try cell.decode(UUID?.self).map(SnapshotValue.uuid)
+                    case .json: value = try cell.decode(String?.self).map { try Self.parse($0, table: qualifiedName) }
+                    }
+                    if let value { values[column.name] = value }
+                }
+            }
+        } catch let error as DataStoreError {
+            throw error
+        } catch {
+            throw DataStoreError(.corruptStore, "A row of \(qualifiedName) does not read back: \(error); the table was changed by something else.")
+        }
+        return DefaultSnapshot(persistentIdentifier: PersistentIdentifier(entityName: entityName, primaryKey: pk), values: values)
+    }
+
+    // MARK: JSON
 
     /// A value in the snapshot JSON codec, as text.
     static func json(_ value: SnapshotValue) throws -> String {
@@ -123,14 +336,6 @@ struct EntityTable: Sendable {
         } catch {
             throw DataStoreError(.unsupportedValue, "A value cannot be stored: \(error). Nothing was saved.")
         }
-    }
-
-    /// A stored document back as values.
-    static func values(fromJSON text: String, table: String) throws -> [String: SnapshotValue] {
-        guard case .object(let values) = try parse(text, table: table) else {
-            throw DataStoreError(.corruptStore, "A row of \(table) is not a JSON object; the table was changed by something else.")
-        }
-        return values
     }
 
     /// A stored value back.

@@ -28,6 +28,12 @@ enum PostgresErrors {
             case "23505", "23P01":
                 return DataStoreError(.constraintViolation,
                     "The save would give two models the same values of a unique constraint: \(message)\(detail). Nothing was saved.")
+            case "42703", "42P01":
+                // A column or table of this store's layout is gone: another process migrated the
+                // store (the caller checks the generation and says so), or something else changed it.
+                return DataStoreError(.incompatibleSchema,
+                    "\(server) failed to \(doing): \(message). The store's tables are not those of this schema: another process "
+                    + "migrated the store (open it again with the newer models), or something else changed its tables.")
             case "42501":
                 return DataStoreError(.invalidConfiguration,
                     "\(server) denied the permission to \(doing): \(message). Grant the user the rights to create and change tables in this database.")

@@ -68,10 +68,22 @@ extension PostgresStore {
         // Rows whose typed columns do not hold their values exactly are always candidates.
         var whereText = conditions.isEmpty ? "true" : conditions.joined(separator: " AND ")
         if usesTyped && !complete { whereText = "((\(whereText)) OR NOT _exact)" }
+        let selectList = table.selectList
         let binds = renderer.binds
         let tableName = table.qualifiedName
 
         return try session.withConnection { sql in
+            do {
+                return try run(sql)
+            } catch let error as DataStoreError where error.code == .incompatibleSchema {
+                // A column this schema reads is gone: say so as a migration by another process
+                // when that is what happened (refreshGeneration throws), else as the error says.
+                try refreshGeneration(sql)
+                throw error
+            }
+        }
+
+        func run(_ sql: SQLConnection) throws -> Selection {
             for _ in 0..<2 {
                 var statement = binds
                 statement.append(generation)
@@ -101,16 +113,14 @@ extension PostgresStore {
                 }
                 let orderText = complete ? order ?? "_seq ASC" : "_seq ASC"
                 let result = try sql.query(
-                    "SELECT \(checks(generationParameter)), _pk, _doc FROM \(tableName) WHERE \(whereText) ORDER BY \(orderText)\(page)", statement)
+                    "SELECT \(checks(generationParameter)), \(selectList) FROM \(tableName) WHERE \(whereText) ORDER BY \(orderText)\(page)", statement)
                 var snapshots: [DefaultSnapshot] = []
                 var current = false, inexact = false
                 for row in result {
-                    let (isCurrent, isInexact, pk, doc) = try row.decode((Bool?, Bool, String, String).self)
+                    let (isCurrent, isInexact) = try row.decode((Bool?, Bool).self)
                     current = isCurrent == true
                     inexact = isInexact
-                    let values = try EntityTable.values(fromJSON: doc, table: tableName)
-                    let key = try EntityTable.parse(pk, table: tableName)
-                    snapshots.append(DefaultSnapshot(persistentIdentifier: PersistentIdentifier(entityName: table.entityName, primaryKey: key), values: values))
+                    snapshots.append(try table.snapshot(from: row, at: 2))
                 }
                 var alone = PostgresBindings()
                 alone.append(generation)
@@ -129,11 +139,8 @@ extension PostgresStore {
             // every row of the entity, in memory.
             generation = try refreshGeneration(sql)
             var all: [DefaultSnapshot] = []
-            for row in try sql.query("SELECT _pk, _doc FROM \(tableName) ORDER BY _seq") {
-                let (pk, doc) = try row.decode((String, String).self)
-                all.append(DefaultSnapshot(
-                    persistentIdentifier: PersistentIdentifier(entityName: table.entityName, primaryKey: try EntityTable.parse(pk, table: tableName)),
-                    values: try EntityTable.values(fromJSON: doc, table: tableName)))
+            for row in try sql.query("SELECT \(selectList) FROM \(tableName) ORDER BY _seq") {
+                all.append(try table.snapshot(from: row, at: 0))
             }
             return countOnly ? Selection(count: try QueryEvaluator.count(request, over: all))
                 : Selection(snapshots: try QueryEvaluator.fetch(request, over: all))

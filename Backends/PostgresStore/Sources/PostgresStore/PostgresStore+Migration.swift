@@ -42,17 +42,22 @@ extension PostgresStore {
                     "The PostgreSQL store \(configuration.name) was migrated to another schema by another process while this one opened it. "
                     + "Open it again; nothing was changed.")
             }
-            // Every row of every entity table in the namespace, in insertion order.
+            // Every row of every entity table in the namespace, in insertion order, read with
+            // the layout of the schema recorded before (or as kept rows of a foreign entity).
             let existing = try Self.existingColumns(sql, namespace: rawNamespace)
-            let entityTables = existing.filter { $0.key != "_store" && $0.key != "_history" && $0.value.isSuperset(of: ["_pk", "_doc", "_seq"]) }
+            let entityTables = existing.filter { $0.value.isSuperset(of: EntityTable.systemColumns) }
             var rows: [String: [[String: SnapshotValue]]] = [:]
-            for name in entityTables.keys.sorted() {
-                let qualified = SQLName.quote(rawNamespace) + "." + SQLName.quote(name)
-                var entityRows: [[String: SnapshotValue]] = []
-                for row in try sql.query("SELECT _doc FROM \(qualified) ORDER BY _seq") {
-                    entityRows.append(try EntityTable.values(fromJSON: try row.decode(String.self), table: qualified))
+            for (name, columns) in entityTables.sorted(by: { $0.key < $1.key }) {
+                let layouts = [current.entity(named: name).map { EntityTable(recorded: $0, entity: nil, namespace: rawNamespace) },
+                               EntityTable(foreignEntity: name, namespace: rawNamespace)].compactMap { $0 }
+                guard let old = layouts.first(where: { $0.columnNames == columns }) else {
+                    throw DataStoreError(.corruptStore,
+                        "The table \(rawNamespace).\(name) has the columns \(columns.sorted().joined(separator: ", ")), which are not those of its "
+                        + "recorded schema: it was changed by something else. Nothing was migrated.")
                 }
-                rows[name] = entityRows
+                rows[name] = try sql.query("SELECT \(old.selectList) FROM \(old.qualifiedName) ORDER BY _seq").map {
+                    try old.snapshot(from: $0, at: 0).values
+                }
             }
             let migrated = try request.migrateRows(rows)
 
@@ -61,10 +66,13 @@ extension PostgresStore {
             }
             var newTables = tables
             for name in migrated.keys where newTables[name] == nil {
-                newTables[name] = EntityTable(foreignEntity: name, namespace: rawNamespace)
+                // Rows of an entity the new schema still records (one a container left out) keep
+                // its layout; others are kept whole in `_rest`.
+                newTables[name] = request.schema.entity(named: name).map { EntityTable(recorded: $0, entity: nil, namespace: rawNamespace) }
+                    ?? EntityTable(foreignEntity: name, namespace: rawNamespace)
             }
             for table in newTables.values.sorted(by: { $0.entityName < $1.entityName }) {
-                for statement in table.createStatements(namespace: rawNamespace) { try sql.execute(statement) }
+                for statement in table.createStatements() { try sql.execute(statement) }
             }
             try sql.execute("SET CONSTRAINTS ALL IMMEDIATE")
             for (name, entityRows) in migrated.sorted(by: { $0.key < $1.key }) {

@@ -54,11 +54,11 @@ extension PostgresStore {
             }
             for snapshot in request.inserted {
                 let table = try table(snapshot.persistentIdentifier.entityName)
-                guard let entity = table.entity, table.uniqueConstraintCount > 0 else { continue }
+                guard table.uniqueConstraintCount > 0 else { continue }
                 var uniques = byEntity[table.entityName]?.uniques ?? []
                 if uniques.isEmpty { uniques = Array(repeating: [], count: table.uniqueConstraintCount) }
                 for constraint in 0..<table.uniqueConstraintCount {
-                    if let key = entity.uniqueKey(constraint, in: snapshot.values) { uniques[constraint].append(try EntityTable.json(.array(key))) }
+                    if let key = try table.uniqueKey(constraint, in: snapshot.values) { uniques[constraint].append(key) }
                 }
                 byEntity[table.entityName]?.uniques = uniques
             }
@@ -69,13 +69,12 @@ extension PostgresStore {
                 var conditions = ["_pk = ANY($1::text[])"]
                 for (constraint, keys) in wanted.uniques.enumerated() where !keys.isEmpty {
                     binds.append(keys)
-                    conditions.append("u\(constraint) = ANY($\(binds.count)::text[])")
+                    conditions.append("_u\(constraint) = ANY($\(binds.count)::text[])")
                 }
-                for row in try sql.query("SELECT _pk, _doc FROM \(table.qualifiedName) WHERE \(conditions.joined(separator: " OR "))", binds) {
-                    let (pk, doc) = try row.decode((String, String).self)
-                    let id = PersistentIdentifier(entityName: entityName, primaryKey: try EntityTable.parse(pk, table: table.qualifiedName))
-                    try partial.write(DefaultSnapshot(persistentIdentifier: id, values: try EntityTable.values(fromJSON: doc, table: table.qualifiedName)))
-                    existed.insert(id)
+                for row in try sql.query("SELECT \(table.selectList) FROM \(table.qualifiedName) WHERE \(conditions.joined(separator: " OR "))", binds) {
+                    let snapshot = try table.snapshot(from: row, at: 0)
+                    try partial.write(snapshot)
+                    existed.insert(snapshot.persistentIdentifier)
                 }
             }
             let outcome = try partial.apply(request, storeIdentifier: identifier)

@@ -56,7 +56,9 @@ public final class PostgresStore: DataStore, HistoryProviding, @unchecked Sendab
         storedSchema = StoredSchema(schema)
         namespace = SQLName.quote(configuration.namespace)
         var tables: [String: EntityTable] = [:]
-        for entity in schema.entities { tables[entity.name] = EntityTable(entity: entity, namespace: configuration.namespace) }
+        for recordedEntity in storedSchema.entities {
+            tables[recordedEntity.name] = EntityTable(recorded: recordedEntity, entity: schema.entity(named: recordedEntity.name), namespace: configuration.namespace)
+        }
         self.tables = tables
         session = PostgresSession(configuration)
         let ns = namespace, rawNamespace = configuration.namespace, stored = storedSchema
@@ -85,7 +87,7 @@ public final class PostgresStore: DataStore, HistoryProviding, @unchecked Sendab
                 try sql.execute("CREATE SEQUENCE \(ns)._rows_seq")
                 try sql.execute("CREATE SEQUENCE \(ns)._history_seq")
                 for table in tables.values.sorted(by: { $0.entityName < $1.entityName }) {
-                    for statement in table.createStatements(namespace: rawNamespace) { try sql.execute(statement) }
+                    for statement in table.createStatements() { try sql.execute(statement) }
                 }
                 var binds = PostgresBindings()
                 binds.append(identifier)

@@ -1,22 +1,33 @@
+import Foundation
 import PostgresNIO
 import StoreProtocol
 
 /// Renders the parts of a translated query (`QueryExpression`, `QuerySortKey`) that PostgreSQL
-/// computes exactly as Swift does, over an ``EntityTable``'s typed columns, with every constant
-/// bound as a parameter.
+/// computes exactly as Swift does, over an ``EntityTable``'s columns, with every constant bound
+/// as a parameter.
 ///
-/// What renders: integer and `Bool` attributes, integer, `Bool` and `nil` constants, the six
-/// comparisons (`==` as `IS NOT DISTINCT FROM`, so that `nil == nil` as in Swift), `&&`, `||`, `!`
-/// and `contains` on integer constants; sorts by integer attributes (`nil` first ascending, as
-/// Swift orders optionals in a sort). What does not (strings, which Swift compares by canonical
-/// equivalence and PostgreSQL by collation; floating point, whose NaN and `-0.0` PostgreSQL orders
-/// otherwise; dates, UUIDs, `??`, optional chaining, string operations) returns `nil`, and the
-/// store evaluates that part in memory.
+/// What renders, on the rows whose `_exact` is true (the store looks at the others in memory):
+/// - attributes of every query type: integers, `Bool`, `Double`, `Float`, `String`, `Date`, `UUID`;
+/// - constants of those types and `nil`, except NaN (PostgreSQL finds NaN equal to itself and
+///   above every number; Swift finds it unordered) and integers above `Int64.max`;
+/// - `==` and `!=` (as `IS [NOT] DISTINCT FROM`, so that `nil == nil` as in Swift), `<`, `<=`,
+///   `>`, `>=` (not on `Bool` or `UUID`), `&&`, `||`, `!`, and `contains` on a list of constants;
+/// - sorts by integer, floating-point, `String` and `Date` attributes without a string
+///   comparator (`nil` first ascending, as Swift orders optionals in a sort).
+///
+/// Why strings are exact: Swift compares strings by canonical equivalence, ordered by the
+/// Unicode scalars of their normalization form C; an exact row's string is in NFC, a constant is
+/// bound in NFC, and the comparison runs in the "C" collation (UTF-8 byte order, which is scalar
+/// order). `-0.0 == 0.0` holds in both. What does not render (`??`, optional chaining, string
+/// operations such as `contains` or `localizedStandardContains`, localized sorts) returns `nil`,
+/// and the store evaluates that part in memory.
 struct SQLQueryRenderer {
+    typealias Kind = EntityTable.Column.Kind
+
     let table: EntityTable
     /// The parameters rendered so far; `$n` in the text is `binds`' *n*-th.
     var binds: PostgresBindings
-    /// Whether a rendered part reads a typed column (then rows with `_exact = false` matter).
+    /// Whether a rendered part reads a column (then rows with `_exact = false` matter).
     private(set) var usesTypedColumns = false
 
     init(table: EntityTable, binds: PostgresBindings = PostgresBindings()) {
@@ -24,50 +35,110 @@ struct SQLQueryRenderer {
         self.binds = binds
     }
 
+    /// A rendered expression: its SQL and the kind of value it is (`nil` for `NULL`).
+    struct Rendered {
+        let sql: String
+        let kind: Kind?
+    }
+
+    /// A boolean expression, or `nil` when PostgreSQL would not compute what Swift does.
+    mutating func render(_ expression: QueryExpression) -> String? {
+        guard let rendered = value(expression), rendered.kind == .bool else { return nil }
+        return rendered.sql
+    }
+
     /// A bound parameter's placeholder.
-    mutating func bind(_ value: some PostgresDynamicTypeEncodable, as type: String) -> String {
+    private mutating func bind(_ value: some PostgresDynamicTypeEncodable, as type: String) -> String {
         binds.append(value)
         return "$\(binds.count)::\(type)"
     }
 
-    /// A boolean or value expression, or `nil` when PostgreSQL would not compute what Swift does.
-    mutating func render(_ expression: QueryExpression) -> String? {
+    /// Any expression: a column, a constant, or a boolean combination.
+    private mutating func value(_ expression: QueryExpression) -> Rendered? {
         switch expression {
         case .attribute(let attribute):
-            guard let column = table.columnsByAttribute[attribute.name], column.attribute.type == attribute.type else { return nil }
+            guard let column = table.columnsByAttribute[attribute.name], column.attribute?.type == attribute.type,
+                  column.kind == Kind(queryType: attribute.type) else { return nil }
             usesTypedColumns = true
-            return column.sqlName
-        case .constant(.null): return "NULL"
-        case .constant(.int(let value)): return bind(value, as: "bigint")
-        case .constant(.bool(let value)): return bind(value, as: "boolean")
-        case .constant: return nil
+            return Rendered(sql: column.sqlName, kind: column.kind)
+        case .constant(let constant):
+            return self.constant(constant)
         case let .comparison(lhs, op, rhs):
-            guard let lhs = render(lhs), let rhs = render(rhs) else { return nil }
+            guard let lhs = value(lhs), let rhs = value(rhs) else { return nil }
+            let kind = lhs.kind ?? rhs.kind
+            if let l = lhs.kind, let r = rhs.kind, l != r { return nil }
+            let (l, r) = kind == .string ? (Self.inC(lhs.sql), Self.inC(rhs.sql)) : (lhs.sql, rhs.sql)
             switch op {
-            case .equal: return "(\(lhs) IS NOT DISTINCT FROM \(rhs))"
-            case .notEqual: return "(\(lhs) IS DISTINCT FROM \(rhs))"
-            default: return "COALESCE(\(lhs) \(op.rawValue) \(rhs), false)"
+            case .equal: return Rendered(sql: "(\(l) IS NOT DISTINCT FROM \(r))", kind: .bool)
+            case .notEqual: return Rendered(sql: "(\(l) IS DISTINCT FROM \(r))", kind: .bool)
+            default:
+                guard kind != .bool, kind != .uuid, kind != .json else { return nil }
+                return Rendered(sql: "COALESCE(\(l) \(op.rawValue) \(r), false)", kind: .bool)
             }
         case let .and(lhs, rhs):
             guard let lhs = render(lhs), let rhs = render(rhs) else { return nil }
-            return "(\(lhs) AND \(rhs))"
+            return Rendered(sql: "(\(lhs) AND \(rhs))", kind: .bool)
         case let .or(lhs, rhs):
             guard let lhs = render(lhs), let rhs = render(rhs) else { return nil }
-            return "(\(lhs) OR \(rhs))"
+            return Rendered(sql: "(\(lhs) OR \(rhs))", kind: .bool)
         case .not(let operand):
-            return render(operand).map { "(NOT \($0))" }
+            return render(operand).map { Rendered(sql: "(NOT \($0))", kind: .bool) }
         case let .isMember(element, constants):
-            var integers: [Int64] = []
-            for constant in constants {
-                guard case .int(let value) = constant else { return nil }
-                integers.append(value)
-            }
-            guard let element = render(element) else { return nil }
-            return "COALESCE(\(element) = ANY(\(bind(integers, as: "bigint[]"))), false)"
+            guard let element = value(element), let kind = element.kind, let list = list(constants, of: kind) else { return nil }
+            let lhs = kind == .string ? Self.inC(element.sql) : element.sql
+            return Rendered(sql: "COALESCE(\(lhs) = ANY(\(list)), false)", kind: .bool)
         case .coalesce, .ifPresent, .string:
             return nil
         }
     }
+
+    /// A constant as a bound parameter of its kind; `nil` for what does not compare as in Swift.
+    private mutating func constant(_ value: SnapshotValue) -> Rendered? {
+        switch value {
+        case .null: return Rendered(sql: "NULL", kind: nil)
+        case .int(let v): return Rendered(sql: bind(v, as: "bigint"), kind: .integer)
+        case .bool(let v): return Rendered(sql: bind(v, as: "boolean"), kind: .bool)
+        case .double(let v) where !v.isNaN: return Rendered(sql: bind(v, as: "double precision"), kind: .double)
+        case .string(let s): return Rendered(sql: bind(s.precomposedStringWithCanonicalMapping, as: "text"), kind: .string)
+        case .date(let d) where !d.timeIntervalSinceReferenceDate.isNaN:
+            return Rendered(sql: bind(d.timeIntervalSinceReferenceDate, as: "double precision"), kind: .date)
+        case .uuid(let u): return Rendered(sql: bind(u, as: "uuid"), kind: .uuid)
+        default: return nil
+        }
+    }
+
+    /// The constants of a `contains` as one array parameter of `kind`, or `nil` when one of
+    /// them does not render (`nil`, NaN, another kind).
+    private mutating func list(_ constants: [SnapshotValue], of kind: Kind) -> String? {
+        switch kind {
+        case .integer:
+            let values = constants.compactMap { if case .int(let v) = $0 { v } else { nil } }
+            return values.count == constants.count ? bind(values, as: "bigint[]") : nil
+        case .double, .date:
+            let values = constants.compactMap { constant -> Double? in
+                switch (kind, constant) {
+                case (.double, .double(let v)) where !v.isNaN: v
+                case (.date, .date(let d)) where !d.timeIntervalSinceReferenceDate.isNaN: d.timeIntervalSinceReferenceDate
+                default: nil
+                }
+            }
+            return values.count == constants.count ? bind(values, as: "double precision[]") : nil
+        case .string:
+            let values = constants.compactMap { if case .string(let s) = $0 { s.precomposedStringWithCanonicalMapping } else { nil } }
+            return values.count == constants.count ? bind(values, as: "text[]") : nil
+        case .uuid:
+            let values = constants.compactMap { if case .uuid(let u) = $0 { u } else { nil } }
+            return values.count == constants.count ? bind(values, as: "uuid[]") : nil
+        case .bool:
+            let values = constants.compactMap { if case .bool(let v) = $0 { v } else { nil } }
+            return values.count == constants.count ? bind(values, as: "boolean[]") : nil
+        case .json:
+            return nil
+        }
+    }
+
+    /// A `String` operand compared in the "C" collation: UTF-8 byte order.
+    private static func inC(_ sql: String) -> String { sql == "NULL" ? sql : "(\(sql) COLLATE \"C\")" }
 
     /// The conjuncts of a top-level `&&` that render, joined by `AND`; `nil` when none does.
     /// A row they reject is rejected by the whole expression.
@@ -90,9 +161,11 @@ struct SQLQueryRenderer {
         var terms: [String] = []
         for key in keys {
             guard key.stringComparator == nil, let column = table.columnsByAttribute[key.attribute.name],
-                  !column.isBool, column.attribute.type == key.attribute.type else { return nil }
+                  column.attribute?.type == key.attribute.type, column.kind == Kind(queryType: key.attribute.type),
+                  [.integer, .double, .string, .date].contains(column.kind) else { return nil }
             usesTypedColumns = true
-            terms.append(key.order == .forward ? "\(column.sqlName) ASC NULLS FIRST" : "\(column.sqlName) DESC NULLS LAST")
+            let term = column.kind == .string ? Self.inC(column.sqlName) : column.sqlName
+            terms.append(key.order == .forward ? "\(term) ASC NULLS FIRST" : "\(term) DESC NULLS LAST")
         }
         terms.append("_seq ASC")
         return terms.joined(separator: ", ")
