@@ -39,6 +39,8 @@ struct SQLQueryRenderer {
     struct Rendered {
         let sql: String
         let kind: Kind?
+        /// Whether SQL may find it `NULL`: a column; not a bound constant or a comparison.
+        var mayBeNull = false
     }
 
     /// A boolean expression, or `nil` when PostgreSQL would not compute what Swift does.
@@ -60,21 +62,15 @@ struct SQLQueryRenderer {
             guard let column = table.columnsByAttribute[attribute.name], column.attribute?.type == attribute.type,
                   column.kind == Kind(queryType: attribute.type) else { return nil }
             usesTypedColumns = true
-            return Rendered(sql: column.sqlName, kind: column.kind)
+            return Rendered(sql: column.sqlName, kind: column.kind, mayBeNull: true)
         case .constant(let constant):
             return self.constant(constant)
         case let .comparison(lhs, op, rhs):
             guard let lhs = value(lhs), let rhs = value(rhs) else { return nil }
             let kind = lhs.kind ?? rhs.kind
             if let l = lhs.kind, let r = rhs.kind, l != r { return nil }
-            let (l, r) = kind == .string ? (Self.inC(lhs.sql), Self.inC(rhs.sql)) : (lhs.sql, rhs.sql)
-            switch op {
-            case .equal: return Rendered(sql: "(\(l) IS NOT DISTINCT FROM \(r))", kind: .bool)
-            case .notEqual: return Rendered(sql: "(\(l) IS DISTINCT FROM \(r))", kind: .bool)
-            default:
-                guard kind != .bool, kind != .uuid, kind != .json else { return nil }
-                return Rendered(sql: "COALESCE(\(l) \(op.rawValue) \(r), false)", kind: .bool)
-            }
+            if op != .equal && op != .notEqual && (kind == .bool || kind == .uuid || kind == .json) { return nil }
+            return Rendered(sql: Self.comparison(lhs, op, rhs), kind: .bool)
         case let .and(lhs, rhs):
             guard let lhs = render(lhs), let rhs = render(rhs) else { return nil }
             return Rendered(sql: "(\(lhs) AND \(rhs))", kind: .bool)
@@ -86,9 +82,41 @@ struct SQLQueryRenderer {
         case let .isMember(element, constants):
             guard let element = value(element), let kind = element.kind, let list = list(constants, of: kind) else { return nil }
             let lhs = kind == .string ? Self.inC(element.sql) : element.sql
-            return Rendered(sql: "COALESCE(\(lhs) = ANY(\(list)), false)", kind: .bool)
+            let test = "\(lhs) = ANY(\(list))"
+            return Rendered(sql: element.mayBeNull ? "(\(test) AND \(element.sql) IS NOT NULL)" : "(\(test))", kind: .bool)
         case .coalesce, .ifPresent, .string:
             return nil
+        }
+    }
+
+    /// A comparison that is true or false (never SQL's unknown, which `NOT` would keep unknown
+    /// where Swift's `!` gives `true`), and that an index on the column serves: `a = $1 AND a IS
+    /// NOT NULL` rather than `COALESCE(a = $1, false)` or `a IS NOT DISTINCT FROM $1`, which
+    /// PostgreSQL does not look up in a B-tree.
+    ///
+    /// `nil` compares as Swift's optionals do: `nil == nil`, and `nil` differs from every value.
+    private static func comparison(_ lhs: Rendered, _ op: QueryComparison, _ rhs: Rendered) -> String {
+        let (l, r) = lhs.kind == .string || rhs.kind == .string ? (inC(lhs.sql), inC(rhs.sql)) : (lhs.sql, rhs.sql)
+        let isNull = (lhs.kind == nil, rhs.kind == nil)
+        switch (op, isNull) {
+        case (.equal, (true, true)): return "true"
+        case (.notEqual, (true, true)): return "false"
+        case (.equal, (true, false)): return "(\(r) IS NULL)"
+        case (.equal, (false, true)): return "(\(l) IS NULL)"
+        case (.notEqual, (true, false)): return "(\(r) IS NOT NULL)"
+        case (.notEqual, (false, true)): return "(\(l) IS NOT NULL)"
+        case (_, (true, _)), (_, (_, true)):
+            return "false"   // an ordering with nil: never asked of a translated predicate (`evaluate` has no answer)
+        default:
+            break
+        }
+        // Both non-null values: the sides that may be NULL (columns) need saying.
+        let nullable = [lhs, rhs].filter(\.mayBeNull).map(\.sql)
+        switch op {
+        case .equal where nullable.count == 2: return "(\(l) IS NOT DISTINCT FROM \(r))"
+        case .notEqual where nullable.count == 2: return "(\(l) IS DISTINCT FROM \(r))"
+        case .notEqual: return "(\(([ "\(l) <> \(r)"] + nullable.map { "\($0) IS NULL" }).joined(separator: " OR ")))"
+        default: return "(\(([ "\(l) \(op == .equal ? "=" : op.rawValue) \(r)"] + nullable.map { "\($0) IS NOT NULL" }).joined(separator: " AND ")))"
         }
     }
 
