@@ -22,7 +22,7 @@ extension PostgresStore {
             throw DataStoreError(.readOnly, "The PostgreSQL store \(configuration.name) is read-only (allowsSave is false); no history was deleted.")
         }
         try session.transaction { sql in
-            try Self.lock(sql, namespace: configuration.namespace)
+            _ = try lockForWriting(sql)
             var log = try historyLog(after: descriptor.after, sql)
             let doomed = try log.delete(descriptor, storeIdentifier: identifier, schema: schema)
             guard let newest = doomed.max() else { return }

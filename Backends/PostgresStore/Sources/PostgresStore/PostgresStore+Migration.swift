@@ -31,6 +31,7 @@ extension PostgresStore {
         let rawNamespace = configuration.namespace
         let result = try session.transaction { sql -> (StoredSchema, Int64) in
             try Self.lock(sql, namespace: rawNamespace)
+            _ = try lockForWriting(sql)
             guard let row = try sql.query("SELECT schema_json, generation FROM \(namespace)._store WHERE id = 1").first else {
                 throw DataStoreError(.corruptStore, "The table _store of \(configuration.name) is empty.")
             }

@@ -6,11 +6,11 @@ import StoreProtocol
 extension PostgresStore {
     /// Applies a save as one SQL transaction, durable when it returns: all or nothing.
     ///
-    /// Under the store's advisory lock (`pg_advisory_xact_lock`, held to the commit), it reads the
-    /// stored rows the save touches (by primary key, and by unique constraint for inserts), applies
-    /// the save to them with `SnapshotTable`'s semantics (an insert matching a stored row's id or
-    /// unique values updates that row), writes the rows that changed, and records the history
-    /// transaction with the next number.
+    /// Under the store's lock (the `_store` row, locked `FOR UPDATE` to the commit, see
+    /// ``lockForWriting(_:)``), it reads the stored rows the save touches (by primary key, and by
+    /// unique constraint for inserts), applies the save to them with `SnapshotTable`'s semantics
+    /// (an insert matching a stored row's id or unique values updates that row), writes the rows
+    /// that changed, and records the history transaction with the next number.
     ///
     /// **Why the lock (the sequence-gap hazard).** A number taken from a sequence is given at
     /// one instant and becomes visible at another, its commit: writer A takes 5, writer B takes
@@ -20,7 +20,8 @@ extension PostgresStore {
     /// one, and never repeats one. The price is that writers of one store commit one at a time
     /// (a save holds the lock for its few statements, not for the caller's work); writers of
     /// different stores (namespaces) do not wait for each other. The lock also makes the unique
-    /// constraint checks of concurrent inserts see each other's rows.
+    /// constraint checks of concurrent inserts see each other's rows. Taking it is the save's
+    /// first statement, which also reads the counter: no round trip of its own.
     ///
     /// - Throws: `DataStoreError` `.readOnly`; `.unknownEntity`; `.constraintViolation` when an
     ///   update would give two rows the same unique values; `.ioFailure` when the server cannot be
@@ -38,10 +39,7 @@ extension PostgresStore {
         }
         let ordered = !configuration.unorderedHistoryNumbersForTesting
         return try session.transaction { sql in
-            if ordered { try Self.lock(sql, namespace: configuration.namespace) }
-            let meta = try sql.query("SELECT generation, last_tx, expired_through FROM \(namespace)._store WHERE id = 1")
-            guard let metaRow = meta.first else { throw DataStoreError(.corruptStore, "The table _store of \(configuration.name) is empty.") }
-            let (generation, lastNumber, expiredThrough) = try metaRow.decode((Int64, Int64, Int64).self)
+            let (generation, lastNumber, expiredThrough) = try readStoreRow(sql, forUpdate: ordered)
             if generation != expectedGeneration { try refreshGeneration(sql) }
 
             // The stored rows this save can touch, into a table of their own.
@@ -159,7 +157,7 @@ extension PostgresStore {
             throw DataStoreError(.readOnly, "The PostgreSQL store \(configuration.name) is read-only (allowsSave is false); nothing was erased.")
         }
         try session.transaction { sql in
-            try Self.lock(sql, namespace: configuration.namespace)
+            _ = try lockForWriting(sql)
             let names = tables.values.map(\.qualifiedName).sorted()
             if !names.isEmpty { try sql.execute("TRUNCATE \(names.joined(separator: ", "))") }
             try sql.execute("DELETE FROM \(namespace)._history")

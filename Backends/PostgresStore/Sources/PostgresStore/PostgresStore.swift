@@ -121,8 +121,24 @@ public final class PostgresStore: DataStore, HistoryProviding, @unchecked Sendab
 
     // MARK: Shared SQL
 
-    /// Takes the store's transaction-scoped advisory lock: writers of one store (in one
-    /// namespace of one database) take turns from here to their commit.
+    /// Locks the store's `_store` row to the commit (`SELECT … FOR UPDATE`): writers of one store
+    /// (saves, history deletions, erase, migration) take turns from here to their commit. Returns
+    /// the row as the newest commit left it (PostgreSQL reads a row again after waiting for its
+    /// lock), in the same round trip.
+    func lockForWriting(_ sql: SQLConnection) throws -> (generation: Int64, lastNumber: Int64, expiredThrough: Int64) {
+        try readStoreRow(sql, forUpdate: true)
+    }
+
+    /// The generation, the history counter and the watermark; `forUpdate` locks the row.
+    func readStoreRow(_ sql: SQLConnection, forUpdate: Bool) throws -> (generation: Int64, lastNumber: Int64, expiredThrough: Int64) {
+        let rows = try sql.query("SELECT generation, last_tx, expired_through FROM \(namespace)._store WHERE id = 1\(forUpdate ? " FOR UPDATE" : "")")
+        guard let row = rows.first else { throw DataStoreError(.corruptStore, "The table _store of \(configuration.name) is empty.") }
+        let (generation, lastNumber, expiredThrough) = try row.decode((Int64, Int64, Int64).self)
+        return (generation, lastNumber, expiredThrough)
+    }
+
+    /// Takes the store's transaction-scoped advisory lock, which opening (creating the tables)
+    /// and migration take before anything else, so that an open never sees a migration half done.
     static func lock(_ sql: SQLConnection, namespace: String) throws {
         var binds = PostgresBindings()
         binds.append("PostgresStore:" + namespace)
