@@ -92,9 +92,23 @@ struct EntityTable: Sendable {
         /// The attribute's or relationship's stored name: the key in a snapshot's values.
         let name: String
         let kind: Kind
-        /// How a query reads the attribute, when a query can name it (current schema only).
+        /// How a query reads the attribute, when a query can name it.
         let attribute: QueryAttribute?
         var sqlName: String { SQLName.quote(name) }
+
+        /// Binds a value the column holds (``holds(_:)``) as the column's SQL type.
+        /// - Throws: `DataStoreError` `.unsupportedValue` for a value the JSON codec cannot hold.
+        func bind(_ value: SnapshotValue, into binds: inout PostgresBindings) throws {
+            switch (kind, value) {
+            case (.integer, .int(let v)): binds.append(v)
+            case (.bool, .bool(let v)): binds.append(v)
+            case (.double, .double(let v)): binds.append(v)
+            case (.date, .date(let d)): binds.append(d.timeIntervalSinceReferenceDate)
+            case (.string, .string(let s)): binds.append(s)
+            case (.uuid, .uuid(let u)): binds.append(u)
+            default: binds.append(try EntityTable.json(value))
+            }
+        }
 
         /// Whether the column reads `value` back as the same ``SnapshotValue``.
         func holds(_ value: SnapshotValue) -> Bool {
@@ -121,17 +135,19 @@ struct EntityTable: Sendable {
     /// The attribute names of the `#Index` and unique groups, for `CREATE INDEX`.
     private let indexedGroups: [[String]]
 
-    /// The layout of an entity as `recorded`; `entity` (the current schema's, when it is the
-    /// same entity) gives the attributes a query can name.
-    init(recorded: StoredSchema.Entity, entity: Schema.Entity?, namespace: String) {
+    /// The layout of an entity as `recorded`. The attributes a query can name, and how it reads
+    /// them, come from the recorded Swift type names too, so that any schema's layout (the one a
+    /// migration reads, one a container left out) computes `_exact` as queries need it.
+    init(recorded: StoredSchema.Entity, namespace: String) {
         entityName = recorded.name
         qualifiedName = SQLName.quote(namespace) + "." + SQLName.quote(recorded.name)
-        let described = recorded.attributes.map { ($0.name, Column.Kind(valueType: $0.valueType)) }
-            + recorded.relationships.map { ($0.name, Column.Kind.json) }
-        columns = described
-            .filter { Self.canBeColumn($0.0) }
-            .sorted { $0.0 < $1.0 }
-            .map { Column(name: $0.0, kind: $0.1, attribute: entity?.queryAttributes[$0.0]) }
+        var columns: [Column] = recorded.attributes.filter { Self.canBeColumn($0.name) }.map { attribute in
+            let queryType = QueryValueType(rawValue: attribute.valueType.lowercased())
+            return Column(name: attribute.name, kind: Column.Kind(valueType: attribute.valueType),
+                          attribute: queryType.map { QueryAttribute(name: attribute.name, type: $0, isOptional: attribute.isOptional) })
+        }
+        columns += recorded.relationships.filter { Self.canBeColumn($0.name) }.map { Column(name: $0.name, kind: .json, attribute: nil) }
+        self.columns = columns.sorted { $0.name < $1.name }
         columnsByAttribute = Dictionary(columns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         uniqueConstraints = recorded.uniqueConstraints
         indexedGroups = recorded.indices + recorded.uniqueConstraints
@@ -164,24 +180,34 @@ struct EntityTable: Sendable {
         Set(Self.systemColumns + columns.map(\.name) + (0..<uniqueConstraintCount).map { "_u\($0)" })
     }
 
-    /// `CREATE TABLE` and its indexes: insertion order, inexact rows, and the first attribute of
-    /// each `#Index` and unique constraint (with `_seq`, the order of ties). `String` columns are
-    /// indexed in the "C" collation, the byte order queries compare in.
+    /// `CREATE TABLE` and its indexes.
     func createStatements() -> [String] {
         var definitions = ["_pk text PRIMARY KEY", "_seq bigint NOT NULL", "_exact boolean NOT NULL", "_rest text"]
         definitions += columns.map { "\($0.sqlName) \($0.kind.sqlType)" }
         definitions += (0..<uniqueConstraintCount).map { "_u\($0) text UNIQUE DEFERRABLE INITIALLY DEFERRED" }
-        var statements = ["CREATE TABLE \(qualifiedName) (\(definitions.joined(separator: ", ")))"]
-        statements.append("CREATE INDEX ON \(qualifiedName) (_seq)")
-        statements.append("CREATE INDEX ON \(qualifiedName) (_pk) WHERE NOT _exact")
+        return ["CREATE TABLE \(qualifiedName) (\(definitions.joined(separator: ", ")))"] + indexStatements()
+    }
+
+    /// The indexes besides the primary key and the unique columns': insertion order, inexact
+    /// rows, and the first attribute of each `#Index` and unique constraint (with `_seq`, the order
+    /// of ties). `String` columns are indexed in the "C" collation, the byte order queries compare in.
+    func indexStatements() -> [String] {
+        ["CREATE INDEX ON \(qualifiedName) (_seq)", "CREATE INDEX ON \(qualifiedName) (_pk) WHERE NOT _exact"]
+            + indexedColumns.map { column in
+                let key = column.kind == .string ? "\(column.sqlName) COLLATE \"C\"" : column.sqlName
+                return "CREATE INDEX ON \(qualifiedName) (\(key), _seq)"
+            }
+    }
+
+    /// The columns indexed for the `#Index` and unique groups: each group's first attribute,
+    /// once, when it has a column a query compares.
+    var indexedColumns: [Column] {
         var indexed: Set<String> = []
-        for group in indexedGroups {
+        return indexedGroups.compactMap { group in
             guard let first = group.first, let column = columnsByAttribute[first], column.kind != .json,
-                  indexed.insert(first).inserted else { continue }
-            let key = column.kind == .string ? "\(column.sqlName) COLLATE \"C\"" : column.sqlName
-            statements.append("CREATE INDEX ON \(qualifiedName) (\(key), _seq)")
+                  indexed.insert(first).inserted else { return nil }
+            return column
         }
-        return statements
     }
 
     // MARK: Rows
@@ -222,15 +248,7 @@ struct EntityTable: Sendable {
                 binds.appendNull()
                 continue
             }
-            switch (column.kind, value) {
-            case (.integer, .int(let v)): binds.append(v)
-            case (.bool, .bool(let v)): binds.append(v)
-            case (.double, .double(let v)): binds.append(v)
-            case (.date, .date(let d)): binds.append(d.timeIntervalSinceReferenceDate)
-            case (.string, .string(let s)): binds.append(s)
-            case (.uuid, .uuid(let u)): binds.append(u)
-            default: binds.append(try Self.json(value))
-            }
+            try column.bind(value, into: &binds)
         }
         for constraint in uniqueConstraints.indices {
             if let key = try uniqueKey(constraint, in: values) { binds.append(key) } else { binds.appendNull() }

@@ -11,17 +11,25 @@ extension PostgresStore {
     /// DDL is transactional): a failure or a crash at any instant leaves the store as it was or
     /// as migrated.
     ///
-    /// Every row is read, passed through `request.migrateRows(_:)` (lightweight changes and custom
-    /// stages alike), and written into tables made for the new schema, which replace the old ones;
-    /// history records go through `request.migrate(_:)`. Rows are documents plus derived
-    /// columns, so a column-only `ALTER TABLE` would not migrate the documents: the tables are
-    /// rebuilt instead. Other processes that have the store open with the old schema get
-    /// `DataStoreError` `.incompatibleSchema` from their next operation.
+    /// Without custom stages, each entity's table changes in place where the lightweight changes
+    /// (`request.changes`) allow it: `ALTER TABLE … RENAME TO` for a renamed entity, `RENAME
+    /// COLUMN`, `DROP COLUMN`, `ADD COLUMN` (and one `UPDATE` setting a default), indexes built
+    /// again only when they change, `DROP TABLE` for a removed entity. The few rows holding values
+    /// in `_rest` are read, migrated in Swift and written back. An entity whose change cannot be
+    /// said that way (a unique constraint added or removed, a default no column holds, a swap of
+    /// names) and every entity under a plan with custom stages are rebuilt: every row read,
+    /// passed through the migration (`request.migrateRows(_:)` with custom stages), and written
+    /// into a table made for the new schema. History records go through `request.migrate(_:)`.
+    /// Other processes that have the store open with the old schema get `DataStoreError`
+    /// `.incompatibleSchema` from their next operation.
     ///
-    /// Cost: the whole store is read and written once, on the server, in one transaction.
+    /// Cost: in place, what PostgreSQL's `ALTER TABLE` costs (a column added with a default
+    /// writes every row once; a rename or a drop does not); rebuilt, the table is read and
+    /// written once, on the server, in one transaction.
     /// - Throws: `DataStoreError` `.readOnly`; `.incompatibleSchema` when migrated rows break a
     ///   unique constraint (naming the row) or another process migrated the store to another
-    ///   schema meanwhile; what a custom stage throws; `.ioFailure`. Nothing is changed then.
+    ///   schema meanwhile; `.corruptStore` when a table's columns are not those of the recorded
+    ///   schema; what a custom stage throws; `.ioFailure`. Nothing is changed then.
     public func migrate(_ request: DataStoreMigrationRequest) throws {
         guard configuration.allowsSave else {
             throw DataStoreError(.readOnly,
@@ -43,57 +51,16 @@ extension PostgresStore {
                     "The PostgreSQL store \(configuration.name) was migrated to another schema by another process while this one opened it. "
                     + "Open it again; nothing was changed.")
             }
-            // Every row of every entity table in the namespace, in insertion order, read with
-            // the layout of the schema recorded before (or as kept rows of a foreign entity).
-            let existing = try Self.existingColumns(sql, namespace: rawNamespace)
-            let entityTables = existing.filter { $0.value.isSuperset(of: EntityTable.systemColumns) }
-            var rows: [String: [[String: SnapshotValue]]] = [:]
-            for (name, columns) in entityTables.sorted(by: { $0.key < $1.key }) {
-                let layouts = [current.entity(named: name).map { EntityTable(recorded: $0, entity: nil, namespace: rawNamespace) },
-                               EntityTable(foreignEntity: name, namespace: rawNamespace)].compactMap { $0 }
-                guard let old = layouts.first(where: { $0.columnNames == columns }) else {
-                    throw DataStoreError(.corruptStore,
-                        "The table \(rawNamespace).\(name) has the columns \(columns.sorted().joined(separator: ", ")), which are not those of its "
-                        + "recorded schema: it was changed by something else. Nothing was migrated.")
-                }
-                rows[name] = try sql.query("SELECT \(old.selectList) FROM \(old.qualifiedName) ORDER BY _seq").map {
-                    try old.snapshot(from: $0, at: 0).values
-                }
+            let old = try storedTables(sql, recorded: current)
+            if request.hasCustomStages {
+                try rebuild(old, request, sql) { rows in try request.migrateRows(rows) }
+            } else {
+                try migrateInPlace(old, request, sql)
             }
-            let migrated = try request.migrateRows(rows)
-
-            for name in entityTables.keys.sorted() {
-                try sql.execute("DROP TABLE \(SQLName.quote(rawNamespace)).\(SQLName.quote(name))")
-            }
-            var newTables = tables
-            for name in migrated.keys where newTables[name] == nil {
-                // Rows of an entity the new schema still records (one a container left out) keep
-                // its layout; others are kept whole in `_rest`.
-                newTables[name] = request.schema.entity(named: name).map { EntityTable(recorded: $0, entity: nil, namespace: rawNamespace) }
-                    ?? EntityTable(foreignEntity: name, namespace: rawNamespace)
-            }
-            for table in newTables.values.sorted(by: { $0.entityName < $1.entityName }) {
+            // Every entity of this store's schema has its table (a new entity starts empty).
+            let present = try Self.existingColumns(sql, namespace: rawNamespace)
+            for table in tables.values.sorted(by: { $0.entityName < $1.entityName }) where present[table.entityName] == nil {
                 for statement in table.createStatements() { try sql.execute(statement) }
-            }
-            try sql.execute("SET CONSTRAINTS ALL IMMEDIATE")
-            for (name, entityRows) in migrated.sorted(by: { $0.key < $1.key }) {
-                guard let table = newTables[name] else { continue }
-                for values in entityRows {
-                    var binds = PostgresBindings()
-                    binds.append(try EntityTable.json(values["id"] ?? .null))
-                    try table.bindRow(values, into: &binds)
-                    let placeholders = table.rowColumns.indices.map { "$\($0 + 2)" }
-                    do {
-                        try sql.execute("""
-                            INSERT INTO \(table.qualifiedName) (_pk, _seq, \(table.rowColumns.joined(separator: ", "))) \
-                            VALUES ($1, nextval('\(namespace)._rows_seq'), \(placeholders.joined(separator: ", ")))
-                            """, binds)
-                    } catch let error as DataStoreError where error.code == .constraintViolation {
-                        throw DataStoreError(.incompatibleSchema,
-                            "Migrating the PostgreSQL store \(configuration.name) to the new schema gives two \(name) rows the same unique "
-                            + "values (the row with id \(values["id"] ?? .null)): \(error.message) Change the data or the migration; nothing was changed.")
-                    }
-                }
             }
             // History: each record through the migration.
             var records: [(Int64, String)] = []
@@ -118,5 +85,129 @@ extension PostgresStore {
             return (request.schema, try updated.decode(Int64.self))
         }
         recorded.value = result
+    }
+
+    /// The layout the migrated rows of entity `name` take: the new schema's, or (for an entity it
+    /// does not record) every value in `_rest`.
+    func migratedLayout(_ name: String, _ request: DataStoreMigrationRequest) -> EntityTable {
+        request.schema.entity(named: name).map { EntityTable(recorded: $0, namespace: configuration.namespace) }
+            ?? EntityTable(foreignEntity: name, namespace: configuration.namespace)
+    }
+
+    /// The entity tables in the namespace with their layout as `recorded` says (or the layout of
+    /// kept rows of an entity it does not record).
+    /// - Throws: `DataStoreError` `.corruptStore` for a table whose columns are neither.
+    func storedTables(_ sql: SQLConnection, recorded: StoredSchema) throws -> [String: EntityTable] {
+        let rawNamespace = configuration.namespace
+        var tables: [String: EntityTable] = [:]
+        for (name, columns) in try Self.existingColumns(sql, namespace: rawNamespace) where columns.isSuperset(of: EntityTable.systemColumns) {
+            let layouts = [recorded.entity(named: name).map { EntityTable(recorded: $0, namespace: rawNamespace) },
+                           EntityTable(foreignEntity: name, namespace: rawNamespace)].compactMap { $0 }
+            guard let layout = layouts.first(where: { $0.columnNames == columns }) else {
+                throw DataStoreError(.corruptStore,
+                    "The table \(rawNamespace).\(name) has the columns \(columns.sorted().joined(separator: ", ")), which are not those of its "
+                    + "recorded schema: it was changed by something else. Nothing was migrated.")
+            }
+            tables[name] = layout
+        }
+        return tables
+    }
+
+    /// Rebuilds `old` tables: reads every row (in insertion order), migrates them with
+    /// `migrateRows`, drops the tables, and writes the rows into tables of the new layouts.
+    func rebuild(_ old: [String: EntityTable], _ request: DataStoreMigrationRequest, _ sql: SQLConnection,
+                 migrateRows: ([String: [[String: SnapshotValue]]]) throws -> [String: [[String: SnapshotValue]]]) throws {
+        var rows: [String: [[String: SnapshotValue]]] = [:]
+        for (name, table) in old.sorted(by: { $0.key < $1.key }) {
+            rows[name] = try sql.query("SELECT \(table.selectList) FROM \(table.qualifiedName) ORDER BY _seq").map {
+                try table.snapshot(from: $0, at: 0).values
+            }
+        }
+        let migrated = try migrateRows(rows)
+        for table in old.values.sorted(by: { $0.entityName < $1.entityName }) { try sql.execute("DROP TABLE \(table.qualifiedName)") }
+        try sql.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        for (name, entityRows) in migrated.sorted(by: { $0.key < $1.key }) {
+            let table = migratedLayout(name, request)
+            for statement in table.createStatements() { try sql.execute(statement) }
+            let snapshots = entityRows.map { values in
+                DefaultSnapshot(persistentIdentifier: PersistentIdentifier(entityName: name, primaryKey: values["id"] ?? .null), values: values)
+            }
+            do {
+                try insertRows(snapshots, into: table, sql)
+            } catch let error as DataStoreError where error.code == .constraintViolation {
+                throw DataStoreError(.incompatibleSchema,
+                    "Migrating the PostgreSQL store \(configuration.name) to the new schema gives two \(name) rows the same unique "
+                    + "values (\(try Self.firstCollision(snapshots, in: table) ?? error.message)). Change the data or the migration; nothing was changed.")
+            }
+        }
+        try sql.execute("SET CONSTRAINTS ALL DEFERRED")
+    }
+
+    /// The first two rows with the same values of a unique constraint, described by their ids.
+    static func firstCollision(_ snapshots: [DefaultSnapshot], in table: EntityTable) throws -> String? {
+        for constraint in table.uniqueConstraints.indices {
+            var seen: [String: SnapshotValue] = [:]
+            for snapshot in snapshots {
+                guard let key = try table.uniqueKey(constraint, in: snapshot.values) else { continue }
+                let id = snapshot.persistentIdentifier.primaryKey
+                if let first = seen[key] {
+                    return "the rows with id \(first) and \(id) have \(table.uniqueConstraints[constraint].joined(separator: ", ")) = \(key)"
+                }
+                seen[key] = id
+            }
+        }
+        return nil
+    }
+
+    /// Lightweight changes without custom stages: each table altered in place when its changes
+    /// can be said as `ALTER TABLE` (``TableAlteration``), else rebuilt; removed entities dropped.
+    func migrateInPlace(_ old: [String: EntityTable], _ request: DataStoreMigrationRequest, _ sql: SQLConnection) throws {
+        let migration = request.rowMigration
+        var alterations: [TableAlteration] = []
+        var rebuilt: [String: EntityTable] = [:]
+        for (name, table) in old.sorted(by: { $0.key < $1.key }) {
+            guard let newName = migration.entityName(name) else {
+                try sql.execute("DROP TABLE \(table.qualifiedName)")
+                continue
+            }
+            // A rename onto another table's name (a swap) is not said in place.
+            if newName != name, old[newName] != nil {
+                rebuilt = old
+                alterations = []
+                break
+            }
+            if let alteration = TableAlteration(request.changes, from: table, to: migratedLayout(newName, request)) {
+                alterations.append(alteration)
+            } else {
+                rebuilt[name] = table
+            }
+        }
+        for alteration in alterations {
+            // The rows with values in `_rest`, migrated in Swift before their columns change.
+            let restRows = try sql.query("SELECT \(alteration.old.selectList) FROM \(alteration.old.qualifiedName) WHERE _rest IS NOT NULL").map {
+                let snapshot = try alteration.old.snapshot(from: $0, at: 0)
+                return (key: try EntityTable.json(snapshot.persistentIdentifier.primaryKey),
+                        values: migration.migrate(entity: alteration.old.entityName, values: snapshot.values)?.values ?? snapshot.values)
+            }
+            for (statement, binds) in try alteration.statements() { try sql.execute(statement, binds) }
+            let table = alteration.new
+            let assignments = table.rowColumns.enumerated().map { "\($0.element) = $\($0.offset + 2)" }.joined(separator: ", ")
+            for row in restRows {
+                var binds = PostgresBindings()
+                binds.append(row.key)
+                try table.bindRow(row.values, into: &binds)
+                try sql.execute("UPDATE \(table.qualifiedName) SET \(assignments) WHERE _pk = $1", binds)
+            }
+        }
+        if !rebuilt.isEmpty {
+            try rebuild(rebuilt, request, sql) { rows in
+                var migrated: [String: [[String: SnapshotValue]]] = [:]
+                for (entity, entityRows) in rows {
+                    guard let name = migration.entityName(entity) else { continue }
+                    migrated[name, default: []] += entityRows.compactMap { migration.migrate(entity: entity, values: $0)?.values }
+                }
+                return migrated
+            }
+        }
     }
 }

@@ -57,7 +57,7 @@ public final class PostgresStore: DataStore, HistoryProviding, @unchecked Sendab
         namespace = SQLName.quote(configuration.namespace)
         var tables: [String: EntityTable] = [:]
         for recordedEntity in storedSchema.entities {
-            tables[recordedEntity.name] = EntityTable(recorded: recordedEntity, entity: schema.entity(named: recordedEntity.name), namespace: configuration.namespace)
+            tables[recordedEntity.name] = EntityTable(recorded: recordedEntity, namespace: configuration.namespace)
         }
         self.tables = tables
         session = PostgresSession(configuration)
