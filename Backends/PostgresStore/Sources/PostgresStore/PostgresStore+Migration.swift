@@ -186,18 +186,11 @@ extension PostgresStore {
             // The rows with values in `_rest`, migrated in Swift before their columns change.
             let restRows = try sql.query("SELECT \(alteration.old.selectList) FROM \(alteration.old.qualifiedName) WHERE _rest IS NOT NULL").map {
                 let snapshot = try alteration.old.snapshot(from: $0, at: 0)
-                return (key: try EntityTable.json(snapshot.persistentIdentifier.primaryKey),
-                        values: migration.migrate(entity: alteration.old.entityName, values: snapshot.values)?.values ?? snapshot.values)
+                let values = migration.migrate(entity: alteration.old.entityName, values: snapshot.values)?.values ?? snapshot.values
+                return DefaultSnapshot(persistentIdentifier: snapshot.persistentIdentifier, values: values)
             }
             for (statement, binds) in try alteration.statements() { try sql.execute(statement, binds) }
-            let table = alteration.new
-            let assignments = table.rowColumns.enumerated().map { "\($0.element) = $\($0.offset + 2)" }.joined(separator: ", ")
-            for row in restRows {
-                var binds = PostgresBindings()
-                binds.append(row.key)
-                try table.bindRow(row.values, into: &binds)
-                try sql.execute("UPDATE \(table.qualifiedName) SET \(assignments) WHERE _pk = $1", binds)
-            }
+            try updateRows(restRows, in: alteration.new, sql)
         }
         if !rebuilt.isEmpty {
             try rebuild(rebuilt, request, sql) { rows in

@@ -78,33 +78,36 @@ extension PostgresStore {
             let outcome = try partial.apply(request, storeIdentifier: identifier)
             guard !outcome.changes.isEmpty else { return outcome.result }
 
-            // Each changed row's final state, written once, in the order of its first change
-            // (inserts take the next insertion sequence in that order).
+            // Each changed row's final state, written once: per entity one DELETE, one UPDATE and
+            // one INSERT of all its rows (inserts take the next insertion sequences in the order
+            // of their first change).
             var written: Set<PersistentIdentifier> = []
-            var inserts: [String: [DefaultSnapshot]] = [:], insertOrder: [String] = []
+            var writes: [String: (deletes: [String], updates: [DefaultSnapshot], inserts: [DefaultSnapshot])] = [:]
+            var entityOrder: [String] = []
             for change in outcome.changes {
                 let id = change.persistentIdentifier
                 guard written.insert(id).inserted else { continue }
-                let table = try table(id.entityName)
-                var binds = PostgresBindings()
-                binds.append(try EntityTable.json(id.primaryKey))
-                let final = partial.snapshot(for: id)
-                switch (existed.contains(id), final) {
-                case (true, nil):
-                    try sql.execute("DELETE FROM \(table.qualifiedName) WHERE _pk = $1", binds)
-                case (true, let row?):
-                    try table.bindRow(row.values, into: &binds)
-                    let assignments = table.rowColumns.enumerated().map { "\($0.element) = $\($0.offset + 2)" }
-                    try sql.execute("UPDATE \(table.qualifiedName) SET \(assignments.joined(separator: ", ")) WHERE _pk = $1", binds)
-                case (false, let row?):
-                    if inserts[id.entityName] == nil { insertOrder.append(id.entityName) }
-                    inserts[id.entityName, default: []].append(row)
-                case (false, nil):
-                    break
+                if writes[id.entityName] == nil {
+                    writes[id.entityName] = ([], [], [])
+                    entityOrder.append(id.entityName)
+                }
+                switch (existed.contains(id), partial.snapshot(for: id)) {
+                case (true, nil): writes[id.entityName]?.deletes.append(try EntityTable.json(id.primaryKey))
+                case (true, let row?): writes[id.entityName]?.updates.append(row)
+                case (false, let row?): writes[id.entityName]?.inserts.append(row)
+                case (false, nil): break
                 }
             }
-            for entityName in insertOrder {
-                try insertRows(inserts[entityName] ?? [], into: try table(entityName), sql)
+            for entityName in entityOrder {
+                guard let write = writes[entityName] else { continue }
+                let table = try table(entityName)
+                if !write.deletes.isEmpty {
+                    var binds = PostgresBindings()
+                    binds.append(write.deletes)
+                    try sql.execute("DELETE FROM \(table.qualifiedName) WHERE _pk = ANY($1::text[])", binds)
+                }
+                try updateRows(write.updates, in: table, sql)
+                try insertRows(write.inserts, into: table, sql)
             }
 
             // The history transaction.
@@ -128,24 +131,43 @@ extension PostgresStore {
         }
     }
 
-    /// Inserts new rows with the next insertion sequences, in their order: multi-row `INSERT`s
-    /// of up to 500 rows each (a round trip per 500 rows, not per row).
+    /// How many rows one statement writes: the arrays of 5,000 rows stay a few hundred kilobytes.
+    static let rowsPerStatement = 5_000
+
+    /// Inserts new rows with the next insertion sequences, in their order: `INSERT … SELECT …
+    /// FROM unnest(…)` with one array parameter per column (``ColumnArrays``), one statement per
+    /// ``rowsPerStatement`` rows.
     func insertRows(_ rows: [DefaultSnapshot], into table: EntityTable, _ sql: SQLConnection) throws {
-        let columns = table.rowColumns
-        var start = 0
-        while start < rows.count {
-            let chunk = rows[start..<min(rows.count, start + 500)]
-            start += chunk.count
-            var binds = PostgresBindings(capacity: chunk.count * (columns.count + 1))
-            var tuples: [String] = []
-            for row in chunk {
-                let first = binds.count + 1
-                binds.append(try EntityTable.json(row.persistentIdentifier.primaryKey))
-                try table.bindRow(row.values, into: &binds)
-                let placeholders = (first + 1...first + columns.count).map { "$\($0)" }
-                tuples.append("($\(first), nextval('\(namespace)._rows_seq'), \(placeholders.joined(separator: ", ")))")
+        let columns = ["_pk"] + table.rowColumns
+        let aliases = columns.indices.map { "c\($0)" }
+        // `nextval` runs once per row, in the order unnest gives the rows: the order of `rows`.
+        let selected = ["v.c0", "nextval('\(namespace)._rows_seq')"] + aliases.dropFirst().map { "v.\($0)" }
+        let statement = "INSERT INTO \(table.qualifiedName) (_pk, _seq, \(table.rowColumns.joined(separator: ", "))) "
+            + "SELECT \(selected.joined(separator: ", ")) FROM \(table.unnest) AS v(\(aliases.joined(separator: ", ")))"
+        for start in stride(from: 0, to: rows.count, by: Self.rowsPerStatement) {
+            var arrays = ColumnArrays(elementTypes: [.text] + table.rowElementTypes)
+            for row in rows[start..<min(rows.count, start + Self.rowsPerStatement)] {
+                arrays.bind(try EntityTable.json(row.persistentIdentifier.primaryKey))
+                try table.bindRow(row.values, into: &arrays)
             }
-            try sql.execute("INSERT INTO \(table.qualifiedName) (_pk, _seq, \(columns.joined(separator: ", "))) VALUES \(tuples.joined(separator: ", "))", binds)
+            try sql.execute(statement, arrays.bindings)
+        }
+    }
+
+    /// Writes stored rows' new values: `UPDATE … FROM unnest(…)` matching the primary keys, one
+    /// statement per ``rowsPerStatement`` rows.
+    func updateRows(_ rows: [DefaultSnapshot], in table: EntityTable, _ sql: SQLConnection) throws {
+        let aliases = (0...table.rowColumns.count).map { "c\($0)" }
+        let assignments = table.rowColumns.enumerated().map { "\($0.element) = v.c\($0.offset + 1)" }
+        let statement = "UPDATE \(table.qualifiedName) AS t SET \(assignments.joined(separator: ", ")) "
+            + "FROM \(table.unnest) AS v(\(aliases.joined(separator: ", "))) WHERE t._pk = v.c0"
+        for start in stride(from: 0, to: rows.count, by: Self.rowsPerStatement) {
+            var arrays = ColumnArrays(elementTypes: [.text] + table.rowElementTypes)
+            for row in rows[start..<min(rows.count, start + Self.rowsPerStatement)] {
+                arrays.bind(try EntityTable.json(row.persistentIdentifier.primaryKey))
+                try table.bindRow(row.values, into: &arrays)
+            }
+            try sql.execute(statement, arrays.bindings)
         }
     }
 
