@@ -88,7 +88,10 @@ extension PostgresStore {
                 var statement = binds
                 statement.append(generation)
                 let generationParameter = "$\(statement.count)"
-                let inexactTest = complete && usesTyped ? "EXISTS (SELECT 1 FROM \(tableName) WHERE NOT _exact)" : "false"
+                // Written so that the partial index on inexact rows answers it whatever the
+                // statistics say (an `EXISTS` was planned as a scan of the table before the
+                // first ANALYZE).
+                let inexactTest = complete && usesTyped ? "(SELECT _pk FROM \(tableName) WHERE NOT _exact ORDER BY _pk LIMIT 1) IS NOT NULL" : "false"
                 // The checks ride along as uncorrelated subqueries (computed once per statement):
                 // whether the store is still of this generation, and whether rows that the typed
                 // columns do not describe exactly exist.
