@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Every Swift sample in the DocC articles is code a test compiles.
 
-For each ```swift block of every article (Sources/*/*.docc/*.md), some Swift file under Tests/
-must hold the block's lines, in order and consecutive, compared without their indentation and
+For each ```swift block of every article (Sources/*/*.docc/*.md, and Backends/*/Sources/*/*.docc/*.md
+of the packages beside the library), some Swift file under Tests/ (or Backends/*/Tests/) must hold the block's lines, in order and consecutive, compared without their indentation and
 ignoring blank lines, comment-only lines and `import`s (a test file has its own, and may wrap
 the sample's declarations in a namespace). A sample that a test does not hold is reported with its article and line,
 and the run fails: a renamed API then breaks the build of the test, not the reader's copy.
@@ -26,7 +26,7 @@ def lines_of(text):
 
 
 tests = []
-for path in glob.glob("Tests/**/*.swift", recursive=True):
+for path in glob.glob("Tests/**/*.swift", recursive=True) + glob.glob("Backends/*/Tests/**/*.swift", recursive=True):
     with open(path, encoding="utf-8") as handle:
         tests.append((path, lines_of(handle.read())))
 
@@ -56,7 +56,7 @@ def closest(sample):
 
 
 missing, exempt, checked = [], [], 0
-for article in sorted(glob.glob("Sources/*/*.docc/*.md")):
+for article in sorted(glob.glob("Sources/*/*.docc/*.md") + glob.glob("Backends/*/Sources/*/*.docc/*.md")):
     with open(article, encoding="utf-8") as handle:
         text = handle.read()
     for match in re.finditer(r"^```swift\n(.*?)^```", text, re.S | re.M):

@@ -11,6 +11,7 @@ standard library's protocol requirements (`==`, `<`, `hash(into:)`, `description
 `debugDescription`, `rawValue`, `init(rawValue:)`, `encode(to:)`, `init(from:)`).
 
     python3 Tools/docs/check-undocumented.py [--list]   # --list: print every one, else the first 60
+    python3 Tools/docs/check-undocumented.py --graphs DIR --modules A,B   # another package's graphs
 """
 import glob
 import json
@@ -21,6 +22,10 @@ root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 os.chdir(root)
 graphs = ".build-docs/symbol-graphs/all"
 modules = ["StoreProtocol", "StoreBuildingBlocks", "StoreFiles", "MemoryStore", "JSONStore", "LogStore", "StoreConformance"]
+if "--graphs" in sys.argv:
+    graphs = os.path.abspath(os.path.join(os.environ.get("PWD", root), sys.argv[sys.argv.index("--graphs") + 1]))
+if "--modules" in sys.argv:
+    modules = sys.argv[sys.argv.index("--modules") + 1].split(",")
 witnesses = {"==(_:_:)", "<(_:_:)", "hash(into:)", "description", "debugDescription", "rawValue",
              "init(rawValue:)", "encode(to:)", "init(from:)"}
 

@@ -5,7 +5,7 @@ import StoreProtocol
 extension PostgresStore {
     /// The snapshots a request selects.
     ///
-    /// When the whole filter and sort render as SQL (``SQLQueryRenderer``), one statement does
+    /// When the whole filter and sort render as SQL (see the package README), one statement does
     /// it all: `WHERE`, `ORDER BY` (insertion order for ties), `LIMIT`/`OFFSET`. Otherwise the
     /// parts that render select candidate rows, and the rest runs in memory on them
     /// (`QueryEvaluator`, which decodes models only where the predicate did not translate).

@@ -7,7 +7,7 @@ extension PostgresStore {
     /// Applies a save as one SQL transaction, durable when it returns: all or nothing.
     ///
     /// Under the store's lock (the `_store` row, locked `FOR UPDATE` to the commit, see
-    /// ``lockForWriting(_:)``), it reads the stored rows the save touches (by primary key, and by
+    /// `lockForWriting`), it reads the stored rows the save touches (by primary key, and by
     /// unique constraint for inserts), applies the save to them with `SnapshotTable`'s semantics
     /// (an insert matching a stored row's id or unique values updates that row), writes the rows
     /// that changed, and records the history transaction with the next number.

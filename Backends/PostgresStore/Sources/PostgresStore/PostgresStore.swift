@@ -6,7 +6,7 @@ import StoreProtocol
 /// A `DataStore` with full history in a PostgreSQL database, shared by any number of processes
 /// on any number of machines.
 ///
-/// Tables (in the configuration's namespace): one per entity (see ``EntityTable``'s layout), `_store`
+/// Tables (in the configuration's namespace): one per entity, a column per attribute (see the package README), `_store`
 /// (the store's identifier, the history counter and watermark, the recorded `StoredSchema`),
 /// `_history` (one row per transaction: number, time, author, changes with updated attributes
 /// and tombstones).
@@ -14,11 +14,11 @@ import StoreProtocol
 /// - A save is one SQL transaction, durable when it returns: all or nothing.
 /// - Fetches render the translated query as SQL where PostgreSQL computes what Swift does
 ///   (`WHERE`, `ORDER BY`, `LIMIT`/`OFFSET`, `count(*)`), with bound parameters, and evaluate
-///   the rest in memory (``SQLQueryRenderer``).
+///   the rest in memory.
 /// - History numbers are given in commit order (see ``save(_:)``), so that a reader following
 ///   tokens never misses or repeats a transaction.
 ///
-/// Every method blocks its caller's thread until the server answers (see ``PostgresSession``);
+/// Every method blocks its caller's thread until the server answers;
 /// do not call it from a SwiftNIO event loop thread.
 public final class PostgresStore: DataStore, HistoryProviding, @unchecked Sendable {
     // @unchecked: the mutable state is `recorded`, behind its lock; the session locks itself.
