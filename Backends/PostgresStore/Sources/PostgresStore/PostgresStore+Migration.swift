@@ -133,7 +133,11 @@ extension PostgresStore {
                 DefaultSnapshot(persistentIdentifier: PersistentIdentifier(entityName: name, primaryKey: values["id"] ?? .null), values: values)
             }
             do {
-                try insertRows(snapshots, into: table, sql)
+                let inserted = try insertRows(snapshots, into: table, sql)
+                guard inserted == snapshots.count else {
+                    throw DataStoreError(.incompatibleSchema,
+                        "Migrating the PostgreSQL store \(configuration.name) gives two \(name) rows the same id; nothing was changed.")
+                }
             } catch let error as DataStoreError where error.code == .constraintViolation {
                 throw DataStoreError(.incompatibleSchema,
                     "Migrating the PostgreSQL store \(configuration.name) to the new schema gives two \(name) rows the same unique "

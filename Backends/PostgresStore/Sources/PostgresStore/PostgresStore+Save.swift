@@ -37,6 +37,28 @@ extension PostgresStore {
         for snapshot in request.inserted + request.updated + request.deleted {
             _ = try table(snapshot.persistentIdentifier.entityName)
         }
+        // New models of entities without unique constraints (the common save): written without
+        // reading stored rows first, `ON CONFLICT (_pk) DO NOTHING`; should one exist after all,
+        // the transaction is rolled back and the save made again the general way.
+        let onlyNewRows = request.updated.isEmpty && request.deleted.isEmpty
+            && request.inserted.allSatisfy { tables[$0.persistentIdentifier.entityName]?.uniqueConstraintCount == 0 }
+        if onlyNewRows {
+            do {
+                return try save(request, expectedGeneration: expectedGeneration, readingStoredRows: false)
+            } catch is StoredRowFound {
+                // An inserted model's id is stored: an update, which the general way makes.
+            }
+        }
+        return try save(request, expectedGeneration: expectedGeneration, readingStoredRows: true)
+    }
+
+    /// Thrown (and caught by ``save(_:)``) when a save that assumed new rows found a stored one.
+    struct StoredRowFound: Error {}
+
+    /// A save in one transaction; `readingStoredRows: false` assumes that no inserted model is
+    /// stored (throwing ``StoredRowFound`` when one is, which rolls the transaction back).
+    func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>, expectedGeneration: Int64,
+              readingStoredRows: Bool) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
         let ordered = !configuration.unorderedHistoryNumbersForTesting
         return try session.transaction { sql in
             let (generation, lastNumber, expiredThrough) = try readStoreRow(sql, forUpdate: ordered)
@@ -60,7 +82,7 @@ extension PostgresStore {
                 }
                 byEntity[table.entityName]?.uniques = uniques
             }
-            for (entityName, wanted) in byEntity.sorted(by: { $0.key < $1.key }) {
+            for (entityName, wanted) in byEntity.sorted(by: { $0.key < $1.key }) where readingStoredRows {
                 let table = try table(entityName)
                 var binds = PostgresBindings()
                 binds.append(wanted.keys)
@@ -107,7 +129,14 @@ extension PostgresStore {
                     try sql.execute("DELETE FROM \(table.qualifiedName) WHERE _pk = ANY($1::text[])", binds)
                 }
                 try updateRows(write.updates, in: table, sql)
-                try insertRows(write.inserts, into: table, sql)
+                let inserted = try insertRows(write.inserts, into: table, sql)
+                if inserted < write.inserts.count {
+                    guard readingStoredRows else { throw StoredRowFound() }
+                    // Under the lock every stored row the save names was read: only a writer
+                    // that does not take the lock (another program) can have stored it meanwhile.
+                    throw DataStoreError(.constraintViolation,
+                        "A model this save inserts was stored in \(table.qualifiedName) by a writer that does not take the store's lock; nothing was saved.")
+                }
             }
 
             // The history transaction.
@@ -136,22 +165,28 @@ extension PostgresStore {
 
     /// Inserts new rows with the next insertion sequences, in their order: `INSERT … SELECT …
     /// FROM unnest(…)` with one array parameter per column (``ColumnArrays``), one statement per
-    /// ``rowsPerStatement`` rows.
-    func insertRows(_ rows: [DefaultSnapshot], into table: EntityTable, _ sql: SQLConnection) throws {
+    /// ``rowsPerStatement`` rows. A row whose primary key is stored is skipped (`ON CONFLICT
+    /// DO NOTHING`); returns how many were inserted.
+    @discardableResult
+    func insertRows(_ rows: [DefaultSnapshot], into table: EntityTable, _ sql: SQLConnection) throws -> Int {
         let columns = ["_pk"] + table.rowColumns
         let aliases = columns.indices.map { "c\($0)" }
         // `nextval` runs once per row, in the order unnest gives the rows: the order of `rows`.
         let selected = ["v.c0", "nextval('\(namespace)._rows_seq')"] + aliases.dropFirst().map { "v.\($0)" }
         let statement = "INSERT INTO \(table.qualifiedName) (_pk, _seq, \(table.rowColumns.joined(separator: ", "))) "
-            + "SELECT \(selected.joined(separator: ", ")) FROM \(table.unnest) AS v(\(aliases.joined(separator: ", ")))"
+            + "SELECT \(selected.joined(separator: ", ")) FROM \(table.unnest) AS v(\(aliases.joined(separator: ", "))) "
+            + "ON CONFLICT (_pk) DO NOTHING RETURNING 1"
+        var inserted = 0
         for start in stride(from: 0, to: rows.count, by: Self.rowsPerStatement) {
             var arrays = ColumnArrays(elementTypes: [.text] + table.rowElementTypes)
             for row in rows[start..<min(rows.count, start + Self.rowsPerStatement)] {
                 arrays.bind(try EntityTable.json(row.persistentIdentifier.primaryKey))
                 try table.bindRow(row.values, into: &arrays)
             }
-            try sql.execute(statement, arrays.bindings)
+            let counted = try sql.query("WITH inserted AS (\(statement)) SELECT count(*) FROM inserted", arrays.bindings)
+            inserted += Int(try counted.first?.decode(Int64.self) ?? 0)
         }
+        return inserted
     }
 
     /// Writes stored rows' new values: `UPDATE … FROM unnest(…)` matching the primary keys, one
