@@ -8,7 +8,7 @@ import StoreProtocol
 ///
 /// | column | what |
 /// |---|---|
-/// | `_pk text PRIMARY KEY` | the primary key (`id`) in the snapshot JSON codec |
+/// | `_pk text PRIMARY KEY` | the primary key (`id`), as ``PrimaryKeyText`` spells it |
 /// | `_seq bigint` | insertion order: the order of unsorted fetches and of ties |
 /// | `_exact boolean` | whether every queryable column holds what a query reads in the row (see below) |
 /// | `_rest text` | the values no column holds, as one JSON object; `NULL` when there are none |
@@ -385,7 +385,7 @@ struct EntityTable: Sendable {
                 switch index - start {
                 case 0:
                     guard let bytes = cell.bytes else { throw DataStoreError(.corruptStore, "A row of \(qualifiedName) has no primary key.") }
-                    pk = try Self.parse(bytes.readableBytesView, table: qualifiedName)
+                    pk = try PrimaryKeyText.key(bytes.readableBytesView, table: qualifiedName)
                 case 1:
                     guard let text = try cell.decode(String?.self) else { continue }
                     guard case .object(let rest) = try Self.parse(text, table: qualifiedName) else {

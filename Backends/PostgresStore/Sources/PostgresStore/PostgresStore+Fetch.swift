@@ -40,7 +40,7 @@ extension PostgresStore {
         var conditions: [String] = []
         // `$0.id == value`: the one row, by primary key.
         if let key = SnapshotQuery.primaryKey(selectedBy: request.descriptor.predicate) {
-            renderer.binds.append(try EntityTable.json(key))
+            renderer.binds.append(try PrimaryKeyText.text(key))
             conditions.append("_pk = $\(renderer.binds.count)")
         }
         var filterComplete = true

@@ -70,7 +70,7 @@ extension PostgresStore {
             var byEntity: [String: (keys: [String], uniques: [[String]])] = [:]
             for snapshot in request.inserted + request.updated + request.deleted {
                 let id = snapshot.persistentIdentifier
-                byEntity[id.entityName, default: ([], [])].keys.append(try EntityTable.json(id.primaryKey))
+                byEntity[id.entityName, default: ([], [])].keys.append(try PrimaryKeyText.text(id.primaryKey))
             }
             for snapshot in request.inserted {
                 let table = try table(snapshot.persistentIdentifier.entityName)
@@ -114,7 +114,7 @@ extension PostgresStore {
                     entityOrder.append(id.entityName)
                 }
                 switch (existed.contains(id), partial.snapshot(for: id)) {
-                case (true, nil): writes[id.entityName]?.deletes.append(try EntityTable.json(id.primaryKey))
+                case (true, nil): writes[id.entityName]?.deletes.append(try PrimaryKeyText.text(id.primaryKey))
                 case (true, let row?): writes[id.entityName]?.updates.append(row)
                 case (false, let row?): writes[id.entityName]?.inserts.append(row)
                 case (false, nil): break
@@ -180,7 +180,7 @@ extension PostgresStore {
         for start in stride(from: 0, to: rows.count, by: Self.rowsPerStatement) {
             var arrays = ColumnArrays(elementTypes: [.text] + table.rowElementTypes)
             for row in rows[start..<min(rows.count, start + Self.rowsPerStatement)] {
-                arrays.bind(try EntityTable.json(row.persistentIdentifier.primaryKey))
+                arrays.bind(try PrimaryKeyText.text(row.persistentIdentifier.primaryKey))
                 try table.bindRow(row.values, into: &arrays)
             }
             let counted = try sql.query("WITH inserted AS (\(statement)) SELECT count(*) FROM inserted", arrays.bindings)
@@ -199,7 +199,7 @@ extension PostgresStore {
         for start in stride(from: 0, to: rows.count, by: Self.rowsPerStatement) {
             var arrays = ColumnArrays(elementTypes: [.text] + table.rowElementTypes)
             for row in rows[start..<min(rows.count, start + Self.rowsPerStatement)] {
-                arrays.bind(try EntityTable.json(row.persistentIdentifier.primaryKey))
+                arrays.bind(try PrimaryKeyText.text(row.persistentIdentifier.primaryKey))
                 try table.bindRow(row.values, into: &arrays)
             }
             try sql.execute(statement, arrays.bindings)
