@@ -6,8 +6,9 @@ import StoreProtocol
 /// to which every save sends `NOTIFY` inside its transaction (so the notification arrives only
 /// once the save is committed, and never for a save that rolled back).
 ///
-/// The observer holds a connection of its own until ``cancel()`` (or until it is released).
-public final class PostgresSaveObserver: Sendable {
+/// The observer holds a connection of its own until ``cancel()`` (or until it is released). Through
+/// `SaveNotifying`, `ModelContainer.historyUpdates` uses it to wake on saves instead of polling.
+public final class PostgresSaveObserver: SaveObservation {
     private let connection: PostgresConnection
     private let context: PostgresListenContext
 
@@ -31,7 +32,7 @@ public final class PostgresSaveObserver: Sendable {
     deinit { cancel() }
 }
 
-extension PostgresStore {
+extension PostgresStore: SaveNotifying {
     /// Calls `handler` (on a SwiftNIO thread: it must return promptly and must not call the
     /// store) after each committed save of this store, by this or any other process.
     /// - Throws: `DataStoreError` `.ioFailure` when the server cannot be reached.
