@@ -67,32 +67,8 @@ extension PostgresStore {
             // The stored rows this save can touch, into a table of their own.
             var partial = SnapshotTable(schema: schema)
             var existed: Set<PersistentIdentifier> = []
-            var byEntity: [String: (keys: [String], uniques: [[String]])] = [:]
-            for snapshot in request.inserted + request.updated + request.deleted {
-                let id = snapshot.persistentIdentifier
-                byEntity[id.entityName, default: ([], [])].keys.append(try PrimaryKeyText.text(id.primaryKey))
-            }
-            for snapshot in request.inserted {
-                let table = try table(snapshot.persistentIdentifier.entityName)
-                guard table.uniqueConstraintCount > 0 else { continue }
-                var uniques = byEntity[table.entityName]?.uniques ?? []
-                if uniques.isEmpty { uniques = Array(repeating: [], count: table.uniqueConstraintCount) }
-                for constraint in 0..<table.uniqueConstraintCount {
-                    if let key = try table.uniqueKey(constraint, in: snapshot.values) { uniques[constraint].append(key) }
-                }
-                byEntity[table.entityName]?.uniques = uniques
-            }
-            for (entityName, wanted) in byEntity.sorted(by: { $0.key < $1.key }) where readingStoredRows {
-                let table = try table(entityName)
-                var binds = PostgresBindings()
-                binds.append(wanted.keys)
-                var conditions = ["_pk = ANY($1::text[])"]
-                for (constraint, keys) in wanted.uniques.enumerated() where !keys.isEmpty {
-                    binds.append(keys)
-                    conditions.append("_u\(constraint) = ANY($\(binds.count)::text[])")
-                }
-                for row in try sql.query("SELECT \(table.selectList) FROM \(table.qualifiedName) WHERE \(conditions.joined(separator: " OR "))", binds) {
-                    let snapshot = try table.snapshot(from: row, at: 0)
+            if readingStoredRows {
+                for snapshot in try storedRows(touchedBy: request, sql) {
                     try partial.write(snapshot)
                     existed.insert(snapshot.persistentIdentifier)
                 }
@@ -158,6 +134,41 @@ extension PostgresStore {
             try applyRetention(sql, expiredThrough: expiredThrough)
             return outcome.result
         }
+    }
+
+    /// The stored rows a save can touch: those of the ids it names, and those holding the unique
+    /// values of the models it inserts; one statement per entity.
+    func storedRows(touchedBy request: DataStoreSaveChangesRequest<DefaultSnapshot>, _ sql: SQLConnection) throws -> [DefaultSnapshot] {
+        var wanted: [String: (keys: [String], uniques: [[String]])] = [:]
+        for snapshot in request.inserted + request.updated + request.deleted {
+            let id = snapshot.persistentIdentifier
+            wanted[id.entityName, default: ([], [])].keys.append(try PrimaryKeyText.text(id.primaryKey))
+        }
+        for snapshot in request.inserted {
+            let table = try table(snapshot.persistentIdentifier.entityName)
+            guard table.uniqueConstraintCount > 0 else { continue }
+            var uniques = wanted[table.entityName]?.uniques ?? []
+            if uniques.isEmpty { uniques = Array(repeating: [], count: table.uniqueConstraintCount) }
+            for constraint in 0..<table.uniqueConstraintCount {
+                if let key = try table.uniqueKey(constraint, in: snapshot.values) { uniques[constraint].append(key) }
+            }
+            wanted[table.entityName]?.uniques = uniques
+        }
+        var rows: [DefaultSnapshot] = []
+        for (entityName, wanted) in wanted.sorted(by: { $0.key < $1.key }) {
+            let table = try table(entityName)
+            var binds = PostgresBindings()
+            binds.append(wanted.keys)
+            var conditions = ["_pk = ANY($1::text[])"]
+            for (constraint, keys) in wanted.uniques.enumerated() where !keys.isEmpty {
+                binds.append(keys)
+                conditions.append("_u\(constraint) = ANY($\(binds.count)::text[])")
+            }
+            for row in try sql.query("SELECT \(table.selectList) FROM \(table.qualifiedName) WHERE \(conditions.joined(separator: " OR "))", binds) {
+                rows.append(try table.snapshot(from: row, at: 0))
+            }
+        }
+        return rows
     }
 
     /// How many rows one statement writes: the arrays of 5,000 rows stay a few hundred kilobytes.
