@@ -47,40 +47,39 @@ extension PostgresStore {
     /// The counter, the watermark and the records after `token` (all when `nil`), as a
     /// `HistoryLog` that checks the token.
     func historyLog(after token: DefaultHistoryToken?, _ sql: SQLConnection) throws -> HistoryLog {
-        // One statement, so one snapshot: the counter and watermark with the records after the
-        // token's position (a position this store does not know reads from 0, and the check
-        // below throws).
+        // One statement, so one snapshot: the counter and watermark with the transactions after
+        // the token's position and their changes, a row per change (a position this store does
+        // not know reads from 0, and the check below throws).
         let position = token?.positions[identifier] ?? 0
         var binds = PostgresBindings()
         binds.append(position)
         let rows = try sql.query("""
-            SELECT s.last_tx, s.expired_through, h.tx, h.ts, h.author, h.bundle, h.process, h.changes FROM \(namespace)._store s \
-            LEFT JOIN \(namespace)._history h ON h.tx > $1 WHERE s.id = 1 ORDER BY h.tx
+            SELECT s.last_tx, s.expired_through, h.tx, h.ts, h.author, h.bundle, h.process, \(HistoryTables.changeColumns) \
+            FROM \(namespace)._store s LEFT JOIN \(namespace)._history h ON h.tx > $1 \
+            LEFT JOIN \(namespace)._changes c ON c.tx = h.tx WHERE s.id = 1 ORDER BY h.tx, c.position
             """, binds)
         var last: Int64?, expired: Int64 = 0
         var records: [HistoryRecord] = []
+        let table = "\(configuration.namespace)._changes"
         for row in rows {
-            let (lastNumber, expiredThrough, number, timestamp, author, bundle, process, changes) =
-                try row.decode((Int64, Int64, Int64?, Double?, String?, String?, String?, String?).self)
+            let (lastNumber, expiredThrough, number, timestamp, author, bundle, process) =
+                try row.decode((Int64, Int64, Int64?, Double?, String?, String?, String?).self)
             last = lastNumber
             expired = expiredThrough
-            guard let number, let timestamp, let bundle, let process, let changes else { continue }
-            records.append(HistoryRecord(
-                transactionNumber: number, author: author, timestamp: Date(timeIntervalSince1970: timestamp),
-                bundleIdentifier: bundle, processIdentifier: process, changes: try Self.decodeChanges(changes)))
+            guard let number, let timestamp, let bundle, let process else { continue }
+            if records.last?.transactionNumber != number {
+                records.append(HistoryRecord(
+                    transactionNumber: number, author: author, timestamp: Date(timeIntervalSince1970: timestamp),
+                    bundleIdentifier: bundle, processIdentifier: process, changes: []))
+            }
+            if let change = try HistoryTables.change(from: row.makeRandomAccess(), at: 7, table: table) {
+                records[records.count - 1].changes.append(change)
+            }
         }
         guard let last else { throw DataStoreError(.corruptStore, "The table _store of \(configuration.name) is empty.") }
         if let token, let mine = token.positions[identifier] {
             try HistoryLog.check(mine, lastTransactionNumber: last, expiredThrough: expired, storeIdentifier: identifier)
         }
         return HistoryLog(records: records, lastTransactionNumber: last, expiredThrough: expired)
-    }
-
-    static func decodeChanges(_ text: String) throws -> [HistoryRecord.Change] {
-        do {
-            return try JSONDecoder().decode([HistoryRecord.Change].self, from: Data(text.utf8))
-        } catch {
-            throw DataStoreError(.corruptStore, "A history transaction does not read back: \(error).")
-        }
     }
 }

@@ -62,20 +62,16 @@ extension PostgresStore {
             for table in tables.values.sorted(by: { $0.entityName < $1.entityName }) where present[table.entityName] == nil {
                 for statement in table.createStatements() { try sql.execute(statement) }
             }
-            // History: each record through the migration.
-            var records: [(Int64, String)] = []
-            for row in try sql.query("SELECT tx, changes FROM \(namespace)._history ORDER BY tx") {
-                let (number, text) = try row.decode((Int64, String).self)
-                let changes = try Self.decodeChanges(text)
-                let record = HistoryRecord(transactionNumber: number, author: nil, timestamp: Date(), changes: changes)
-                let updated = request.migrate(record)
-                if updated.changes != changes { records.append((number, try Self.encodeChanges(updated.changes))) }
-            }
-            for (number, text) in records {
+            // History: each record through the migration; the changes of those it changes are
+            // written again.
+            for record in try historyLog(after: nil, sql).records {
+                let migrated = request.migrate(record)
+                guard migrated.changes != record.changes else { continue }
                 var binds = PostgresBindings()
-                binds.append(number)
-                binds.append(text)
-                try sql.execute("UPDATE \(namespace)._history SET changes = $2 WHERE tx = $1", binds)
+                binds.append(record.transactionNumber)
+                try sql.execute("DELETE FROM \(namespace)._changes WHERE tx = $1", binds)
+                for column in try HistoryTables.changeArrays(migrated.changes).columns { binds.append(column) }
+                try sql.execute(HistoryTables.insertChanges(namespace: namespace, tx: 1, first: 2), binds)
             }
             var binds = PostgresBindings()
             binds.append(try Self.encodeSchema(request.schema))

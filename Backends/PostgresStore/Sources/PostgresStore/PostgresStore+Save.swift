@@ -122,14 +122,18 @@ extension PostgresStore {
             } else {
                 number = try sql.query("SELECT nextval('\(namespace)._history_seq')").first!.decode(Int64.self)
             }
-            // One statement: the record, the counter, and the notification (delivered on commit).
+            // One statement: the transaction, its changes, the counter, and the notification
+            // (delivered on commit). The changes' foreign key is checked at the statement's end,
+            // when the transaction's row is there.
             let record = HistoryRecord(transactionNumber: number, author: request.editingState.author, timestamp: Date(), changes: outcome.changes)
-            var binds = try historyBinds(record)
+            var binds = historyBinds(record)
             binds.append(notificationChannel)
             binds.append(String(number))
+            for column in try HistoryTables.changeArrays(record.changes).columns { binds.append(column) }
             try sql.execute("""
-                WITH h AS (INSERT INTO \(namespace)._history (tx, ts, author, bundle, process, changes) VALUES ($1, $2, $3, $4, $5, $6)), \
-                s AS (UPDATE \(namespace)._store SET last_tx = GREATEST(last_tx, $1) WHERE id = 1) SELECT pg_notify($7, $8)
+                WITH h AS (INSERT INTO \(namespace)._history (tx, ts, author, bundle, process) VALUES ($1, $2, $3, $4, $5)), \
+                c AS (\(HistoryTables.insertChanges(namespace: namespace, tx: 1, first: 8))), \
+                s AS (UPDATE \(namespace)._store SET last_tx = GREATEST(last_tx, $1) WHERE id = 1) SELECT pg_notify($6, $7)
                 """, binds)
             try applyRetention(sql, expiredThrough: expiredThrough)
             return outcome.result
@@ -228,7 +232,7 @@ extension PostgresStore {
             _ = try lockForWriting(sql)
             let names = tables.values.map(\.qualifiedName).sorted()
             if !names.isEmpty { try sql.execute("TRUNCATE \(names.joined(separator: ", "))") }
-            try sql.execute("DELETE FROM \(namespace)._history")
+            try sql.execute("DELETE FROM \(namespace)._history")   // and, cascading, _changes
             try sql.execute("UPDATE \(namespace)._store SET expired_through = last_tx WHERE id = 1")
         }
     }
@@ -236,15 +240,14 @@ extension PostgresStore {
     /// The `NOTIFY` channel of this store's saves.
     var notificationChannel: String { "postgresstore_" + identifier.lowercased().replacingOccurrences(of: "-", with: "") }
 
-    /// A history record's columns as parameters $1…$6: tx, ts, author, bundle, process, changes.
-    func historyBinds(_ record: HistoryRecord) throws -> PostgresBindings {
+    /// A history record's `_history` columns as parameters $1…$5: tx, ts, author, bundle, process.
+    func historyBinds(_ record: HistoryRecord) -> PostgresBindings {
         var binds = PostgresBindings()
         binds.append(record.transactionNumber)
         binds.append(record.timestamp.timeIntervalSince1970)
         binds.append(record.author)
         binds.append(record.bundleIdentifier)
         binds.append(record.processIdentifier)
-        binds.append(try Self.encodeChanges(record.changes))
         return binds
     }
 
@@ -270,11 +273,8 @@ extension PostgresStore {
         guard bound > expiredThrough else { return }
         var binds = PostgresBindings()
         binds.append(bound)
-        try sql.execute("DELETE FROM \(namespace)._history WHERE tx <= $1", binds)
+        try sql.execute("DELETE FROM \(namespace)._history WHERE tx <= $1", binds)   // and their changes
         try sql.execute("UPDATE \(namespace)._store SET expired_through = GREATEST(expired_through, $1) WHERE id = 1", binds)
     }
 
-    static func encodeChanges(_ changes: [HistoryRecord.Change]) throws -> String {
-        String(decoding: try JSONEncoder().encode(changes), as: UTF8.self)
-    }
 }

@@ -8,8 +8,8 @@ import StoreProtocol
 ///
 /// Tables (in the configuration's namespace): one per entity, a column per attribute (see the package README), `_store`
 /// (the store's identifier, the history counter and watermark, the recorded `StoredSchema`),
-/// `_history` (one row per transaction: number, time, author, changes with updated attributes
-/// and tombstones).
+/// `_history` (one row per transaction: number, time, author) and `_changes` (one row per change,
+/// with updated attributes and tombstones).
 ///
 /// - A save is one SQL transaction, durable when it returns: all or nothing.
 /// - Fetches render the translated query as SQL where PostgreSQL computes what Swift does
@@ -68,7 +68,7 @@ public final class PostgresStore: DataStore, HistoryProviding, @unchecked Sendab
             let existing = try Self.existingColumns(sql, namespace: rawNamespace)
             if existing["_store"] == nil {
                 // A new store: no table of ours may exist yet.
-                let clashes = tables.keys.sorted().filter { existing[$0] != nil } + ["_history"].filter { existing[$0] != nil }
+                let clashes = tables.keys.sorted().filter { existing[$0] != nil } + HistoryTables.names.filter { existing[$0] != nil }
                 if !clashes.isEmpty {
                     throw DataStoreError(.invalidConfiguration,
                         "The database \(configuration.database) already has the table(s) \(clashes.map { "\(rawNamespace).\($0)" }.joined(separator: ", ")) "
@@ -80,10 +80,7 @@ public final class PostgresStore: DataStore, HistoryProviding, @unchecked Sendab
                     CREATE TABLE \(ns)._store (id int PRIMARY KEY, store_id text NOT NULL, last_tx bigint NOT NULL, \
                     expired_through bigint NOT NULL, schema_json text NOT NULL, generation bigint NOT NULL)
                     """)
-                try sql.execute("""
-                    CREATE TABLE \(ns)._history (tx bigint PRIMARY KEY, ts double precision NOT NULL, author text, \
-                    bundle text NOT NULL, process text NOT NULL, changes text NOT NULL)
-                    """)
+                for statement in HistoryTables.createStatements(namespace: ns) { try sql.execute(statement) }
                 try sql.execute("CREATE SEQUENCE \(ns)._rows_seq")
                 try sql.execute("CREATE SEQUENCE \(ns)._history_seq")
                 for table in tables.values.sorted(by: { $0.entityName < $1.entityName }) {
