@@ -62,17 +62,18 @@ extension PostgresStore {
         var records: [HistoryRecord] = []
         let table = "\(configuration.namespace)._changes"
         for row in rows {
-            let (lastNumber, expiredThrough, number, timestamp, author, bundle, process) =
-                try row.decode((Int64, Int64, Int64?, Double?, String?, String?, String?).self)
-            last = lastNumber
-            expired = expiredThrough
-            guard let number, let timestamp, let bundle, let process else { continue }
+            // Cell by cell: a tuple decode instantiates generic metadata at run time, per row.
+            let cells = row.makeRandomAccess()
+            last = try cells[0].decode(Int64.self)
+            expired = try cells[1].decode(Int64.self)
+            guard let number = try cells[2].decode(Int64?.self) else { continue }
             if records.last?.transactionNumber != number {
                 records.append(HistoryRecord(
-                    transactionNumber: number, author: author, timestamp: Date(timeIntervalSince1970: timestamp),
-                    bundleIdentifier: bundle, processIdentifier: process, changes: []))
+                    transactionNumber: number, author: try cells[4].decode(String?.self),
+                    timestamp: Date(timeIntervalSince1970: try cells[3].decode(Double.self)),
+                    bundleIdentifier: try cells[5].decode(String.self), processIdentifier: try cells[6].decode(String.self), changes: []))
             }
-            if let change = try HistoryTables.change(from: row.makeRandomAccess(), at: 7, table: table) {
+            if let change = try HistoryTables.change(from: cells, at: 7, table: table) {
                 records[records.count - 1].changes.append(change)
             }
         }
