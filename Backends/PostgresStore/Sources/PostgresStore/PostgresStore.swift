@@ -46,10 +46,19 @@ public final class PostgresStore: DataStore, HistoryProviding, @unchecked Sendab
     /// - Throws: `DataStoreError` `.ioFailure` when the server cannot be reached;
     ///   `.invalidConfiguration` for a refused login, a missing database, or tables of the same
     ///   names that this store did not create (the message names them; nothing is changed);
-    ///   `.invalidSchema` without a schema.
+    ///   `.invalidSchema` without a schema, or for an entity name or namespace longer than
+    ///   PostgreSQL's 63 bytes.
     public init(_ configuration: PostgresStoreConfiguration) throws {
         guard let schema = configuration.schema else {
             throw DataStoreError(.invalidSchema, "PostgresStore '\(configuration.name)' needs a schema; open it through a ModelContainer.")
+        }
+        // PostgreSQL cuts identifiers at 63 bytes, silently: two long names would share a table,
+        // and a reopened store would not find its tables under their whole names.
+        let tooLong = ([configuration.namespace] + schema.entities.map(\.name)).filter { $0.utf8.count > 63 }
+        guard tooLong.isEmpty else {
+            throw DataStoreError(.invalidSchema,
+                "PostgreSQL cuts names at 63 bytes, and \(tooLong.map { "'\($0)'" }.joined(separator: ", ")) \(tooLong.count == 1 ? "is" : "are") longer: "
+                + "give the model a shorter `static var entityName` (or the store a shorter namespace). Nothing was changed.")
         }
         self.configuration = configuration
         self.schema = schema

@@ -88,6 +88,20 @@ struct BadInputTests {
         #expect(titles == ["kept"])
     }
 
+    final class ModelWithAVeryLongEntityNameThatPostgreSQLWouldCutShortAtSixtyThreeBytes: PersistentModel {
+        var id = UUID()
+        static let schemaMetadata = SchemaMetadata<ModelWithAVeryLongEntityNameThatPostgreSQLWouldCutShortAtSixtyThreeBytes>(attributes: [\.id])
+    }
+
+    @Test("An entity name longer than PostgreSQL's 63 bytes is refused, saying what to write")
+    func longEntityName() throws {
+        var configuration = try TestServer.configuration()
+        configuration.schema = Schema(ModelWithAVeryLongEntityNameThatPostgreSQLWouldCutShortAtSixtyThreeBytes.self)
+        let error = try #require(throws: DataStoreError.self) { try PostgresStore(configuration) }
+        #expect(error.code == .invalidSchema)
+        #expect(error.message.contains("63 bytes") && error.message.contains("entityName"), "\(error.message)")
+    }
+
     // MARK: Helpers
 
     /// A TCP port on loopback where nothing listens.
