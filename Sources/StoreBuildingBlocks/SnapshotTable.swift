@@ -13,8 +13,19 @@ public struct SnapshotTable: Sendable {
     /// Makes an empty table for the entities of `schema`, with empty unique-constraint indices
     /// and attribute indexes (the first attribute of each index or unique constraint).
     public init(schema: Schema) {
+        self.init(schema: schema, keepsAttributeIndexes: true)
+    }
+
+    /// Makes an empty table for the entities of `schema`, with empty unique-constraint indices,
+    /// and attribute indexes when `keepsAttributeIndexes`.
+    ///
+    /// `keepsAttributeIndexes: false` leaves the attribute indexes out: for a table that only
+    /// applies saves (a SQL store's table of the rows a save touches), whose queries run
+    /// elsewhere. ``candidates(for:)`` then scans, ``indexedAttributes(of:)`` is empty, and a save
+    /// costs no index upkeep.
+    public init(schema: Schema, keepsAttributeIndexes: Bool) {
         self.schema = schema
-        for entity in schema.entities { entities[entity.name] = EntityRows(entity: entity) }
+        for entity in schema.entities { entities[entity.name] = EntityRows(entity: entity, keepsAttributeIndexes: keepsAttributeIndexes) }
     }
 
     // MARK: Reading
@@ -252,9 +263,13 @@ struct EntityRows: Sendable {
     /// constraint (except `id`, which `slotByKey` indexes), once each.
     var indexes: [AttributeIndex]
 
-    init(entity: Schema.Entity) {
+    init(entity: Schema.Entity, keepsAttributeIndexes: Bool = true) {
         self.entity = entity
         uniqueIndices = Array(repeating: [:], count: entity.uniqueConstraints.count)
+        guard keepsAttributeIndexes else {
+            indexes = []
+            return
+        }
         var names: [String] = []
         for group in entity.indices + entity.uniqueConstraints {
             guard let first = group.first, first != "id", !names.contains(first), entity.queryAttributes[first] != nil else { continue }

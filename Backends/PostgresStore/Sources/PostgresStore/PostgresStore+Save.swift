@@ -65,7 +65,7 @@ extension PostgresStore {
             if generation != expectedGeneration { try refreshGeneration(sql) }
 
             // The stored rows this save can touch, into a table of their own.
-            var partial = SnapshotTable(schema: schema)
+            var partial = SnapshotTable(schema: schema, keepsAttributeIndexes: false)
             var existed: Set<PersistentIdentifier> = []
             if readingStoredRows {
                 for snapshot in try storedRows(touchedBy: request, sql) {
