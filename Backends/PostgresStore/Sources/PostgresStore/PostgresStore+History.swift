@@ -28,7 +28,7 @@ extension PostgresStore {
             guard let newest = doomed.max() else { return }
             var binds = PostgresBindings()
             binds.append(Array(doomed))
-            try sql.execute("DELETE FROM \(namespace)._history WHERE tx = ANY($1::bigint[])", binds)
+            try sql.execute(HistoryTables.deleteStatement(namespace: namespace, where: "tx = ANY($1::bigint[])"), binds)
             var watermark = PostgresBindings()
             watermark.append(newest)
             try sql.execute("UPDATE \(namespace)._store SET expired_through = GREATEST(expired_through, $1) WHERE id = 1", watermark)

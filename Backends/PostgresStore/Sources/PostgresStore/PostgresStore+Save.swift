@@ -123,8 +123,7 @@ extension PostgresStore {
                 number = try sql.query("SELECT nextval('\(namespace)._history_seq')").first!.decode(Int64.self)
             }
             // One statement: the transaction, its changes, the counter, and the notification
-            // (delivered on commit). The changes' foreign key is checked at the statement's end,
-            // when the transaction's row is there.
+            // (delivered on commit).
             let record = HistoryRecord(transactionNumber: number, author: request.editingState.author, timestamp: Date(), changes: outcome.changes)
             var binds = historyBinds(record)
             binds.append(notificationChannel)
@@ -232,7 +231,7 @@ extension PostgresStore {
             _ = try lockForWriting(sql)
             let names = tables.values.map(\.qualifiedName).sorted()
             if !names.isEmpty { try sql.execute("TRUNCATE \(names.joined(separator: ", "))") }
-            try sql.execute("DELETE FROM \(namespace)._history")   // and, cascading, _changes
+            try sql.execute("TRUNCATE \(namespace)._history, \(namespace)._changes")
             try sql.execute("UPDATE \(namespace)._store SET expired_through = last_tx WHERE id = 1")
         }
     }
@@ -273,7 +272,7 @@ extension PostgresStore {
         guard bound > expiredThrough else { return }
         var binds = PostgresBindings()
         binds.append(bound)
-        try sql.execute("DELETE FROM \(namespace)._history WHERE tx <= $1", binds)   // and their changes
+        try sql.execute(HistoryTables.deleteStatement(namespace: namespace, where: "tx <= $1"), binds)
         try sql.execute("UPDATE \(namespace)._store SET expired_through = GREATEST(expired_through, $1) WHERE id = 1", binds)
     }
 
