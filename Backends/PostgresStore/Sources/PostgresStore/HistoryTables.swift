@@ -23,7 +23,7 @@ import StoreProtocol
 /// A save writes its changes in the statement that writes its transaction, as one array
 /// parameter per column (``ColumnArrays``); a read joins the two tables; a deletion deletes from
 /// both in one statement (``deleteStatement(namespace:where:)``). No `FOREIGN KEY`: its check,
-/// a lookup per change row, was a tenth of a 1,000-record save, and the store is the only writer.
+/// a lookup per change row, was a fifth of a 1,000-record save, and the store is the only writer.
 enum HistoryTables {
     /// `CREATE TABLE` of both, in `namespace` (quoted).
     static func createStatements(namespace: String) -> [String] {
