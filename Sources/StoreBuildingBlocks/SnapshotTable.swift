@@ -21,7 +21,7 @@ public struct SnapshotTable: Sendable {
     ///
     /// `keepsAttributeIndexes: false` leaves the attribute indexes out: for a table that only
     /// applies saves (a SQL store's table of the rows a save touches), whose queries run
-    /// elsewhere. ``candidates(for:)`` then scans, ``indexedAttributes(of:)`` is empty, and a save
+    /// elsewhere. Its `candidates(for:)` then scan, ``indexedAttributes(of:)`` is empty, and a save
     /// costs no index upkeep.
     public init(schema: Schema, keepsAttributeIndexes: Bool) {
         self.schema = schema
