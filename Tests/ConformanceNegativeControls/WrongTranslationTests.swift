@@ -6,12 +6,13 @@ import Testing
 
 /// The differential query cases catch a wrong translation: with `<` translated as `<=` (a
 /// fault only tests can set, for their own task), the memory store answers some predicates
-/// wrongly, and both query cases must fail; without it they pass.
+/// wrongly, and every differential query case must fail; without it they pass.
 @Suite struct WrongTranslationTests {
     static let target = ConformanceTarget(name: "memory store", capabilities: [.history, .updates, .historyDeletion]) {
         MemoryStoreConfiguration()
     }
-    static let cases = ["queries/fixedPredicatesMatchEvaluationOnModels", "queries/generatedPredicatesMatchEvaluationOnModels"]
+    static let cases = ["queries/fixedPredicatesMatchEvaluationOnModels", "queries/generatedPredicatesMatchEvaluationOnModels",
+                        "queries/generatedPredicatesOverCanonicalRowsMatchEvaluationOnModels"]
 
     @Test(arguments: cases)
     func aLessThanTranslatedAsLessThanOrEqualIsCaught(_ name: String) async throws {
