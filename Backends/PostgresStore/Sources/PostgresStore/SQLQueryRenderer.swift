@@ -8,7 +8,8 @@ import StoreProtocol
 ///
 /// What renders, on the rows whose `_exact` is true (the store looks at the others in memory):
 /// - attributes of every query type: integers, `Bool`, `Double`, `Float`, `String`, `Date`, `UUID`;
-/// - constants of those types and `nil`, except NaN (PostgreSQL finds NaN equal to itself and
+/// - constants of those types and `nil`, except strings with a NUL character (PostgreSQL's
+///   `text` cannot hold one), NaN (PostgreSQL finds NaN equal to itself and
 ///   above every number; Swift finds it unordered) and integers above `Int64.max`;
 /// - `==` and `!=` (as `IS [NOT] DISTINCT FROM`, so that `nil == nil` as in Swift), `<`, `<=`,
 ///   `>`, `>=` (not on `Bool` or `UUID`), `&&`, `||`, `!`, and `contains` on a list of constants;
@@ -127,7 +128,9 @@ struct SQLQueryRenderer {
         case .int(let v): return Rendered(sql: bind(v, as: "bigint"), kind: .integer)
         case .bool(let v): return Rendered(sql: bind(v, as: "boolean"), kind: .bool)
         case .double(let v) where !v.isNaN: return Rendered(sql: bind(v, as: "double precision"), kind: .double)
-        case .string(let s): return Rendered(sql: bind(s.precomposedStringWithCanonicalMapping, as: "text"), kind: .string)
+        // PostgreSQL's text cannot hold a NUL character: such a constant is compared in memory.
+        case .string(let s) where !s.utf8.contains(0):
+            return Rendered(sql: bind(s.precomposedStringWithCanonicalMapping, as: "text"), kind: .string)
         case .date(let d) where !d.timeIntervalSinceReferenceDate.isNaN:
             return Rendered(sql: bind(d.timeIntervalSinceReferenceDate, as: "double precision"), kind: .date)
         case .uuid(let u): return Rendered(sql: bind(u, as: "uuid"), kind: .uuid)
@@ -152,7 +155,7 @@ struct SQLQueryRenderer {
             }
             return values.count == constants.count ? bind(values, as: "double precision[]") : nil
         case .string:
-            let values = constants.compactMap { if case .string(let s) = $0 { s.precomposedStringWithCanonicalMapping } else { nil } }
+            let values = constants.compactMap { if case .string(let s) = $0, !s.utf8.contains(0) { s.precomposedStringWithCanonicalMapping } else { nil } }
             return values.count == constants.count ? bind(values, as: "text[]") : nil
         case .uuid:
             let values = constants.compactMap { if case .uuid(let u) = $0 { u } else { nil } }

@@ -175,11 +175,12 @@ struct ColumnStorageTests {
             if case .expression(let expression) = query.filter { #expect(renderer.render(expression) != nil, "\(text)") }
             if case .keys(let keys) = query.sort { #expect(renderer.renderSort(keys) != nil, "sort of \(text)") }
         }
-        let notANumber = Double.nan, a = "a"
+        let notANumber = Double.nan, a = "a", nul = "\u{0}x"
         let refused: [(String, Predicate<PGRow>)] = [
             ("score == NaN", #Predicate { $0.score == notANumber }),
             ("name.contains(a)", #Predicate { $0.name.contains(a) }),
             ("nickname ?? a == a", #Predicate { ($0.nickname ?? a) == a }),
+            ("name == a NUL character", #Predicate { $0.name == nul }),
         ]
         for (text, predicate) in refused {
             let query = DataStoreFetchRequest(descriptor: FetchDescriptor(predicate: predicate)).query
@@ -208,6 +209,24 @@ struct ColumnStorageTests {
                 #expect(fetched == expected, "\(text), offset \(offset ?? 0), limit \(limit ?? -1)")
                 #expect(try store.fetchCount(request) == expected.count, "count of \(text)")
             }
+        }
+    }
+
+    /// Found by an adversary: a constant with a NUL character was bound as `text`, which
+    /// PostgreSQL refuses, and the whole fetch failed.
+    @Test("A string constant with a NUL character is compared in memory, on rows that hold one or not")
+    func constantsWithANulCharacter() throws {
+        let (store, snapshots) = try Self.queryStore()
+        let nul = "\u{0}x", names = ["a", "\u{0}x"]
+        _ = try store.save(DataStoreSaveChangesRequest(editingState: EditingState(), inserted: [Self.snapshot(5_000, [
+            "name": .string(nul), "count": .int(0), "small": .int(0), "score": .double(0), "ratio": .double(0),
+            "when": .date(Self.day(0)), "flag": .bool(false), "tags": .array([])])]))
+        let all = try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<PGRow>())).fetchedSnapshots
+        #expect(all.count == snapshots.count + 1)
+        for predicate in [#Predicate<PGRow> { $0.name == nul }, #Predicate { $0.name < nul }, #Predicate { names.contains($0.name) }] {
+            let request = DataStoreFetchRequest(descriptor: FetchDescriptor(predicate: predicate))
+            #expect(try store.fetch(request).fetchedSnapshots.map(\.persistentIdentifier)
+                    == QueryEvaluator.fetch(request, over: all).map(\.persistentIdentifier))
         }
     }
 
