@@ -10,6 +10,11 @@ killed / (mutations that built and are not marked equivalent).
     python3 Tools/mutation-testing/mutate.py --quick    # the quick subset
     python3 Tools/mutation-testing/mutate.py T03 H01    # these mutations
     python3 Tools/mutation-testing/mutate.py --check    # only check that every mutation still applies
+    python3 Tools/mutation-testing/mutate.py --guards   # how many conformance cases kill each mutation
+
+`--guards` runs the whole conformance suite of every backend under each mutation (no early stop)
+and counts the distinct cases (area/name) that fail: a behaviour whose mutation exactly one case
+kills is guarded by one case only, and the report names it, so that a second case can be written.
 
 It builds in its own folder (.build-mutation) and always restores the mutated file. Uses only
 Python's standard library and the Swift toolchain.
@@ -55,6 +60,49 @@ def failing_tests(output):
     return names
 
 
+def failing_cases(output):
+    """The distinct conformance cases (area/name) that failed on any backend in swift test's output."""
+    cases = set()
+    for line in output.splitlines():
+        if line.startswith("✘") and "argument check → " in line:
+            cases.add(line.split("argument check → ", 1)[1].split(" to \"", 1)[0].strip())
+    return cases
+
+
+def guards(mutations):
+    """For each mutation, the conformance cases that kill it; lists the behaviours guarded by one case."""
+    rows = []
+    for mutation in mutations:
+        if mutation.get("equivalent"):
+            continue
+        path, original, _ = locate(mutation)
+        try:
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(original.replace(mutation["find"], mutation["replace"], 1))
+            built, _, output = run(["swift", "build", "--build-tests", "--scratch-path", SCRATCH], 1800)
+            if not built:
+                cases = None
+            else:
+                _, _, output = run(["swift", "test", "--skip-build", "--scratch-path", SCRATCH, "--filter", "Conformance"],
+                                   1800, SUITE_ENV)
+                cases = failing_cases(output)
+        finally:
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(original)
+        rows.append((mutation, cases))
+        count = "did not build" if cases is None else f"{len(cases)} cases"
+        print(f'{mutation["id"]:5} {count:14} {mutation["what"]}', flush=True)
+    single = [(m, c) for m, c in rows if c is not None and len(c) == 1]
+    none = [m for m, c in rows if c is not None and not c]
+    print(f"\n{len(rows)} mutations: {len(single)} killed by exactly one conformance case, "
+          f"{len(none)} by none (caught by other tests or surviving).")
+    if single:
+        print("\nGuarded by one case only:\n| id | mutation | the one case |\n|---|---|---|")
+        for mutation, cases in single:
+            print(f'| {mutation["id"]} | {mutation["what"]} | {next(iter(cases))} |')
+    return 0
+
+
 def confirm_on_original(failing):
     """The first test that failed under a mutation and passes on the unmutated code (a kill),
     or None when each of them fails without the mutation too (a slow machine, a flaky test)."""
@@ -93,6 +141,8 @@ def main(arguments):
     if check_only:
         print(f"{len(mutations)} mutations apply.")
         return 0
+    if "--guards" in arguments:
+        return guards(mutations)
 
     print(f"Baseline build and conformance run in {SCRATCH} ...", flush=True)
     built, _, output = run(["swift", "build", "--build-tests", "--scratch-path", SCRATCH], 1800)
