@@ -1,7 +1,7 @@
 import Foundation
 import StoreProtocol
 
-/// A value's text that is the same exactly when the values are equal by ``SnapshotValue``'s
+/// A value's text that is the same exactly when the values are equal by `SnapshotValue`'s
 /// `==`: a key for a SQL store's unique column (or any index a database compares byte by byte)
 /// that collides when, and only when, `SnapshotTable`'s unique constraints collide.
 ///
@@ -10,14 +10,14 @@ import StoreProtocol
 ///
 /// - a `String` equals its canonical equivalents (`"café"` precomposed and with U+0301): the
 ///   key holds it in Unicode normalization form C;
-/// - numbers compare by value across ``SnapshotValue/int(_:)``, ``SnapshotValue/unsigned(_:)``
-///   and ``SnapshotValue/double(_:)``: `-0.0` equals `0`, and a whole `Double` equals the
+/// - numbers compare by value across `.int`, `.unsigned`
+///   and `.double`: `-0.0` equals `0`, and a whole `Double` equals the
 ///   integer (`.double(3) == .int(3)`, `.double(0x1p63) == .unsigned(1 << 63)`), without
 ///   rounding the integer (`2^53 + 1` is not `2^53`). The key writes every integral number as
 ///   its decimal digits and any other `Double` as its shortest round-trip spelling;
 /// - a `Date` by its time interval (`-0.0` and `0.0` again), a `Decimal` by value (`1.0` equals
 ///   `1.00`, and Foundation's `Decimal.nan` equals itself);
-/// - `Dictionary` keys are `String`s, so an ``SnapshotValue/object(_:)``'s names are compared
+/// - `Dictionary` keys are `String`s, so an `.object`'s names are compared
 ///   by canonical equivalence too: the key sorts them in NFC.
 ///
 /// A value that holds a NaN (`Double`, or a `Date` whose interval is NaN) anywhere has no key
@@ -66,7 +66,7 @@ public struct CanonicalKey: Sendable, Hashable, CustomStringConvertible {
         lhs.text.utf8.elementsEqual(rhs.text.utf8)
     }
 
-    /// Hashes the text's bytes, as ``==(_:_:)`` compares them.
+    /// Hashes the text's bytes, as `==` compares them.
     public func hash(into hasher: inout Hasher) {
         for byte in text.utf8 { hasher.combine(byte) }
     }
