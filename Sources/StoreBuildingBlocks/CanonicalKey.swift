@@ -10,15 +10,14 @@ import StoreProtocol
 ///
 /// - a `String` equals its canonical equivalents (`"café"` precomposed and with U+0301): the
 ///   key holds it in Unicode normalization form C;
-/// - numbers compare by value across `.int`, `.unsigned`
-///   and `.double`: `-0.0` equals `0`, and a whole `Double` equals the
-///   integer (`.double(3) == .int(3)`, `.double(0x1p63) == .unsigned(1 << 63)`), without
-///   rounding the integer (`2^53 + 1` is not `2^53`). The key writes every integral number as
+/// - numbers compare by value across `.int`, `.unsigned` and `.double`: `-0.0` equals `0`, and
+///   a whole `Double` equals the integer (`.double(3) == .int(3)`, `.double(0x1p63) ==
+///   .unsigned(1 << 63)`), without rounding the integer (`2^53 + 1` is not `2^53`). The key writes every integral number as
 ///   its decimal digits and any other `Double` as its shortest round-trip spelling;
 /// - a `Date` by its time interval (`-0.0` and `0.0` again), a `Decimal` by value (`1.0` equals
 ///   `1.00`, and Foundation's `Decimal.nan` equals itself);
-/// - `Dictionary` keys are `String`s, so an `.object`'s names are compared
-///   by canonical equivalence too: the key sorts them in NFC.
+/// - `Dictionary` keys are `String`s, so an `.object`'s names are compared by canonical
+///   equivalence too: the key sorts them in NFC.
 ///
 /// A value that holds a NaN (`Double`, or a `Date` whose interval is NaN) anywhere has no key
 /// (`init` returns `nil`): it is `==` to no value, not even to a copy of itself, so it collides
