@@ -11,6 +11,11 @@ extension FetchQuery {
     /// attributes built by `SortDescriptor`'s key-path initializers. Everything else (force
     /// unwraps, arithmetic, enums, structs, collections in the model, nested key paths, …) is
     /// reported as untranslated.
+    ///
+    /// A comparison with a NaN constant (`Double`, `Float`, or a `Date` of NaN interval) becomes
+    /// the constant it always is, `false` (`true` for `!=`), and NaN is left out of `contains`
+    /// lists: NaN equals nothing and orders with nothing in Swift, where SQL databases find it
+    /// equal to itself, so no store has to render one. (A NaN inside `??` stays.)
     /// - Complexity: O(*n*) in the size of the predicate and the number of sort descriptors.
     public init<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) {
         self.init(
@@ -22,10 +27,10 @@ extension FetchQuery {
         guard let predicate else { return .all }
         var translator = QueryTranslator(model: T.self, root: predicate.variable.key)
         do {
-            return .expression(try translator.translate(predicate.expression))
+            return .expression(try translator.translate(predicate.expression).foldingNaNComparisons())
         } catch {
             if let leading = translator.leadingConjuncts(of: predicate.expression) {
-                return .narrowed(leading, untranslated: error.reason)
+                return .narrowed(leading.foldingNaNComparisons(), untranslated: error.reason)
             }
             return .untranslated(error.reason)
         }

@@ -22,9 +22,28 @@ public protocol DataStore: AnyObject, Sendable {
     /// - Throws: ``DataStoreError`` when the store cannot be opened; nothing is changed then.
     init(_ configuration: Configuration) throws
 
-    /// The snapshots a descriptor selects. A store that cannot evaluate the predicate throws
-    /// ``DataStoreError/preferInMemoryFilter``; one that cannot sort throws
-    /// ``DataStoreError/preferInMemorySort``; the context then does that part itself.
+    /// The snapshots a descriptor selects, sorted and paged as it says.
+    ///
+    /// **What the store cannot evaluate.** ``DataStoreFetchRequest/query`` carries the descriptor
+    /// translated (``FetchQuery``): the parts of the predicate and sort that have a
+    /// ``QueryExpression`` / ``QuerySortKey``, and what did not translate. Evaluate (or render
+    /// in your query language) what you compute exactly as Swift does; for the rest, select a
+    /// superset of the rows (every row, or those a rendered part of a top-level `&&` selects) and
+    /// hand it to `QueryEvaluator.fetch(_:over:)` (module `StoreBuildingBlocks`), which evaluates
+    /// the translated parts on stored values, the `Predicate` and `SortDescriptor`s on decoded
+    /// models only where they did not translate, and pages. A store without that module can use
+    /// ``SnapshotQuery/evaluate(_:over:)``.
+    ///
+    /// Throw ``DataStoreError/preferInMemoryFilter`` (or ``DataStoreError/preferInMemorySort``)
+    /// only when the store cannot narrow the rows at all, and handing the context every row is
+    /// what it would do anyway: the context then fetches every row of the entity (an empty
+    /// descriptor) and evaluates the `Predicate` on models itself, and answers `fetchCount` and
+    /// `fetchIdentifiers` the same way. That is never cheaper than the store evaluating the same
+    /// rows, and it gives up every index. Either way the answer must be exactly what the
+    /// `Predicate` selects; the conformance suite's `queries` cases compare it.
+    /// - Throws: ``DataStoreError`` (`.preferInMemoryFilter`, `.preferInMemorySort` as above;
+    ///   `.invalidPredicate` when the predicate throws on a model; `.ioFailure` and others for
+    ///   the store's own failures).
     func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, Snapshot>
 
     /// How many models a descriptor selects (same in-memory fallbacks as ``fetch(_:)``).
