@@ -107,10 +107,13 @@ public struct SnapshotTable: Sendable {
     }
 
     /// Applies a save: deletes (a row that is gone is no change), updates (a row that is gone is
-    /// skipped), then inserts (an insert that matches a row's id or unique constraint, as the
+    /// skipped; a stored row takes the attributes the request's `updatedAttributes` names, see
+    /// `DataStoreSaveChangesRequest/storedValues(updating:with:entity:)`), then inserts (an insert that matches a row's id or unique constraint, as the
     /// deletes and updates left it, updates that row). So deleting a model, or changing its unique
     /// values, and inserting one with its former values in the same save stores both.
-    /// - Throws: `DataStoreError/Code/unknownEntity`; `DataStoreError/Code/constraintViolation`
+    /// - Throws: `DataStoreError/Code/unknownEntity`; `DataStoreError/Code/invalidSchema` for
+    ///   `updatedAttributes` that name no attribute or no update;
+    ///   `DataStoreError/Code/constraintViolation`
     ///   when an update would make two rows share a unique constraint, or when an insert that
     ///   matches a stored row would change that row's relationships (the related rows would keep
     ///   naming it as it was). The table is then unchanged.
@@ -119,6 +122,7 @@ public struct SnapshotTable: Sendable {
         var undo: [UndoStep] = []
         var changes: [HistoryRecord.Change] = []
         var result = DataStoreSaveChangesResult<S>(for: storeIdentifier)
+        try request.checkUpdatedAttributes()
         do {
             // Deletes, then updates, then inserts: an insert collides with the rows as this save
             // leaves them, not with a row it deletes or a unique value it changes (the context
@@ -140,10 +144,13 @@ public struct SnapshotTable: Sendable {
                 var rows = try takeRows(id.entityName)
                 defer { entities[id.entityName] = rows }
                 guard let stored = rows.row(id.primaryKey) else { continue }
-                let changed = snapshot.changedAttributes(from: stored.values)
+                // Only what the saving context changed: what another save wrote meanwhile stays.
+                let target = DefaultSnapshot(
+                    persistentIdentifier: id, values: try request.storedValues(updating: stored.values, with: snapshot, entity: rows.entity))
+                let changed = target.changedAttributes(from: stored.values)
                 guard !changed.isEmpty else { continue }
                 undo.append(.replaced(stored))
-                try rows.put(DefaultSnapshot(persistentIdentifier: id, values: snapshot.values))
+                try rows.put(target)
                 updateChanges.append(.init(kind: .update, entityName: id.entityName, primaryKey: id.primaryKey, updatedAttributes: changed))
             }
             for snapshot in request.inserted {

@@ -8,6 +8,7 @@ import StoreTestSupport
 //
 //   StoreTestHelper write json|log PATH AUTHOR SAVES BATCHSIZE   one save per line "ack N" on stdout
 //   StoreTestHelper read json|log PATH                           "records N", "transactions AUTHOR N"
+//   StoreTestHelper change json PATH PAYLOAD                      sets the payload of every record, one save; "changed N"
 //   StoreTestHelper stress json|log DIRECTORY ROUNDS [WRITERS] [sabotage]
 //                                                                kill WRITERS writers (1) on one store ROUNDS times;
 //                                                                check every store; sabotage: writers acknowledge early
@@ -55,12 +56,23 @@ func read(kind: String, path: String) throws {
     }
 }
 
+/// Changes one attribute of every stored record: the other process of a lost-update test.
+func change(kind: String, path: String, payload: String) throws {
+    let context = ModelContext(try open(kind, path))
+    let records = try context.fetch(FetchDescriptor<HelperRecord>())
+    for record in records { record.payload = payload }
+    try context.save()
+    print("changed \(records.count)")
+}
+
 let arguments = CommandLine.arguments
 do {
     switch arguments.dropFirst().first {
     case "write" where arguments.count == 7:
         guard let saves = Int(arguments[5]), let batch = Int(arguments[6]) else { fail("SAVES and BATCHSIZE are numbers") }
         try write(kind: arguments[2], path: arguments[3], author: arguments[4], saves: saves, batchSize: batch)
+    case "change" where arguments.count == 5:
+        try change(kind: arguments[2], path: arguments[3], payload: arguments[4])
     case "read" where arguments.count == 4:
         try read(kind: arguments[2], path: arguments[3])
     case "stress" where (5...7).contains(arguments.count):
@@ -72,7 +84,7 @@ do {
         guard let seed = UInt64(arguments[4]) else { fail("SEED is a number") }
         try stressWrite(kind: arguments[2], path: arguments[3], seed: seed, sabotage: arguments.count == 6 && arguments[5] == "sabotage")
     default:
-        fail("usage: StoreTestHelper write json|log PATH AUTHOR SAVES BATCHSIZE | read json|log PATH"
+        fail("usage: StoreTestHelper write json|log PATH AUTHOR SAVES BATCHSIZE | read json|log PATH | change json PATH PAYLOAD"
              + " | stress json|log DIRECTORY ROUNDS [WRITERS] [sabotage] | stress-write json|log PATH SEED [sabotage]")
     }
 } catch {

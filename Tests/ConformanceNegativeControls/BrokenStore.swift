@@ -17,6 +17,9 @@ enum Flaw: String, CaseIterable, Sendable {
     case duplicatesInsertsOfAStoredID
     /// Saves inserts and updates but drops deletes.
     case dropsDeletes
+    /// Writes every attribute of an updated model's snapshot, not only those the save names as
+    /// changed: a save puts back what another context saved meanwhile (the lost update).
+    case writesWholeSnapshots
 }
 
 struct BrokenStoreConfiguration: DataStoreConfiguration {
@@ -26,6 +29,9 @@ struct BrokenStoreConfiguration: DataStoreConfiguration {
     var allowsSave = true
     /// `nil`: the wrapped store as it is, the control's control.
     let flaw: Flaw?
+    /// The name of a shared memory store to wrap, so that opening the configuration twice opens
+    /// one store (the `persistence` cases); `nil` for a private one.
+    var sharedName: String? = nil
 }
 
 /// A ``MemoryStore`` behind one ``Flaw``.
@@ -40,7 +46,8 @@ final class BrokenStore: DataStore, HistoryProviding {
 
     init(_ configuration: BrokenStoreConfiguration) throws {
         self.configuration = configuration
-        inner = try MemoryStore(MemoryStoreConfiguration(schema: configuration.schema))
+        inner = try MemoryStore(MemoryStoreConfiguration(
+            name: configuration.sharedName ?? "memory", schema: configuration.schema, isShared: configuration.sharedName != nil))
     }
 
     private var flaw: Flaw? { configuration.flaw }
@@ -69,6 +76,7 @@ final class BrokenStore: DataStore, HistoryProviding {
             }
         }
         if flaw == .dropsDeletes { request.deleted = [] }
+        if flaw == .writesWholeSnapshots { request.updatedAttributes = [:] }
         return try inner.save(request)
     }
 

@@ -14,6 +14,7 @@ import Testing
         .reversesChanges: "history/changesKeepTheOrderTheyWereMade",
         .duplicatesInsertsOfAStoredID: "upserts/anInsertWithAStoredIDUpdatesThatModel",
         .dropsDeletes: "crud/deletesAreSaved",
+        .writesWholeSnapshots: "merging/twoContextsChangingDifferentAttributesKeepBoth",
     ]
 
     @Test(arguments: Flaw.allCases)
@@ -34,6 +35,27 @@ import Testing
         }
         let failed = await ConformanceSuite.run(target).map { "\($0.0): \($0.1)" }
         #expect(failed.isEmpty, "\(failed)")
+    }
+
+    /// Every merging case catches a store that writes whole snapshots, including the one of two
+    /// containers on one configuration (a shared store, so that it runs).
+    @Test(arguments: [Flaw.writesWholeSnapshots, nil])
+    func everyMergingCaseCatchesWholeSnapshots(_ flaw: Flaw?) async throws {
+        let target = ConformanceTarget(name: "shared broken (\(flaw.map { "\($0)" } ?? "none"))",
+                                       capabilities: [.history, .updates, .historyDeletion, .persistence]) {
+            BrokenStoreConfiguration(flaw: flaw, sharedName: UUID().uuidString)
+        }
+        let mergingCases = ConformanceSuite.cases(for: target).filter { $0.area == "merging" }
+        #expect(mergingCases.count >= 6)
+        var failed: [String] = []
+        for check in mergingCases {
+            do { try await check.run(target) } catch { failed.append("\(check): \(error)") }
+        }
+        if flaw == nil {
+            #expect(failed.isEmpty, "the wrapper without a flaw passes: \(failed)")
+        } else {
+            #expect(failed.count == mergingCases.count, "every merging case fails; failing: \(failed)")
+        }
     }
 
     static let migrationCatchers: [MigrationFlaw: String] = [

@@ -120,6 +120,59 @@ import Testing
         #expect(try stored() == ["Chile: ", "Iceland: Geysir"])
     }
 
+    /// Issue 28, defect 6: an undo right after a change, before any group closed it, undoes that
+    /// change, not the group before it (the saved insert, which the next save would delete).
+    @Test func anUndoRightAfterAChangeUndoesThatChange() throws {
+        let peru = SuiteVoyage(name: "Peru")
+        context.insert(peru)
+        try context.save()
+        peru.name = "Peru in May"
+        let undoManager = try #require(context.undoManager)
+        #expect(undoManager.canUndo)
+        undoManager.undo()
+        #expect(peru.name == "Peru", "the rename is undone")
+        #expect(!context.hasChanges, "the insert is not undone")
+        try context.save()
+        #expect(try stored() == ["Chile: ", "Iceland: Geysir", "Peru: "])
+        #expect(undoManager.canRedo)
+        undoManager.redo()
+        #expect(peru.name == "Peru in May", "the rename is redone")
+        try context.save()
+        #expect(try stored() == ["Chile: ", "Iceland: Geysir", "Peru in May: "])
+    }
+
+    /// A change made after an undo, not yet in a group, takes the place of what could be redone:
+    /// redo then does nothing, as a change recorded after an undo clears the redo stack.
+    @Test func aRedoRightAfterAChangeRedoesNothing() throws {
+        iceland.name = "Iceland in June"
+        try context.processPendingChanges()
+        let undoManager = try #require(context.undoManager)
+        undoManager.undo()
+        iceland.name = "Iceland in May"
+        #expect(!undoManager.canRedo, "the new change ends what could be redone")
+        undoManager.redo()
+        #expect(iceland.name == "Iceland in May")
+        undoManager.undo()
+        #expect(iceland.name == "Iceland", "undo undoes the new change")
+    }
+
+    /// Issue 28, defect 7: saving an undone cascade delete keeps the redo: redo deletes the
+    /// voyage and its items again.
+    @Test func aRedoSurvivesSavingAnUndoneCascadeDelete() throws {
+        context.delete(iceland)
+        try context.save()
+        #expect(try stored() == ["Chile: "])
+        let undoManager = try #require(context.undoManager)
+        undoManager.undo()
+        try context.save()
+        #expect(try stored() == ["Chile: ", "Iceland: Geysir"], "the voyage and its item are back")
+        #expect(undoManager.canRedo, "saving is not a change: the undone delete can be redone")
+        undoManager.redo()
+        try context.save()
+        #expect(try stored() == ["Chile: "], "redone: the voyage and its item are deleted again")
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<SuiteBucketItem>()) == 0)
+    }
+
     @Test func rollbackRemovesEveryAction() throws {
         iceland.name = "Iceland in June"
         try context.processPendingChanges()

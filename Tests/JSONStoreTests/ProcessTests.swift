@@ -37,4 +37,35 @@ import Testing
         #expect(reader.finish() == 0)
         #expect(reader.lines == ["records \(2 * saves)", "transactions app \(saves)", "transactions widget \(saves)"])
     }
+
+    /// Issue 28, the lost update across processes: this process holds a record, another one
+    /// changes its payload and saves, then this one changes its author and saves. The store
+    /// merges each save's changed attributes under its lock: both changes stay, and history
+    /// names only the attribute each save changed.
+    @Test func twoProcessesChangingDifferentAttributesOfOneModelKeepBoth() throws {
+        let url = try temporaryDirectory().appending(path: "shared.json")
+        let seed = ModelContext(try open(url))
+        seed.insert(HelperRecord(batch: 0, item: 0, author: "seed", payload: "first"))
+        try seed.save()
+        let container = try open(url)
+        let context = ModelContext(container)
+        let record = try #require(try context.fetch(FetchDescriptor<HelperRecord>()).first)
+
+        let other = try ChildProcess(["change", "json", url.path, "from the other process"])
+        #expect(other.finish() == 0, "\(other.errorText)")
+        #expect(other.lines == ["changed 1"])
+        record.author = "this process"
+        try context.save()
+
+        let stored = try #require(try ModelContext(try open(url)).fetch(FetchDescriptor<HelperRecord>()).first)
+        #expect(stored.payload == "from the other process", "the other process's change is kept")
+        #expect(stored.author == "this process")
+        let updates = try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).dropFirst().map { transaction in
+            transaction.changes.compactMap { change -> [String]? in
+                guard case .update(let update as DefaultHistoryUpdate<HelperRecord>) = change else { return nil }
+                return update.updatedAttributes.compactMap { HelperRecord.attributeName(of: $0) }
+            }
+        }
+        #expect(updates == [[["payload"]], [["author"]]], "each save's updated attributes")
+    }
 }

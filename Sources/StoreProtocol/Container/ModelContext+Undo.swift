@@ -29,21 +29,36 @@ public final class ModelUndoManager {
     /// An empty undo stack; assign it to ``ModelContext/undoManager`` to start recording.
     public init() {}
 
-    /// Whether there is a group to undo.
-    public var canUndo: Bool { !undoGroups.isEmpty }
-    /// Whether there is an undone group to redo.
-    public var canRedo: Bool { !redoGroups.isEmpty }
+    /// Whether there is a group to undo, changes made since the last group included (it closes
+    /// that group first, as ``undo()`` does).
+    /// - Complexity: closing a group: an encode of every model the context holds.
+    public var canUndo: Bool {
+        context?.closeOpenUndoGroup()
+        return !undoGroups.isEmpty
+    }
+    /// Whether there is an undone group to redo; a change made since the undo ends it (this closes
+    /// the open group first, as ``redo()`` does).
+    /// - Complexity: closing a group: an encode of every model the context holds.
+    public var canRedo: Bool {
+        context?.closeOpenUndoGroup()
+        return !redoGroups.isEmpty
+    }
 
     /// Returns the models of the last group to what they were before it, as pending changes;
-    /// nothing when there is none (or the context is gone).
+    /// nothing when there is none (or the context is gone). Changes made since the last group
+    /// closed are that group: it is closed first (``ModelContext/processPendingChanges()``), so
+    /// an undo right after a change undoes that change.
     public func undo() {
+        context?.closeOpenUndoGroup()
         guard let context, let group = undoGroups.popLast() else { return }
         context.apply(group.reversed().map { ($0, $0.before) })
         redoGroups.append(group)
     }
 
-    /// Applies the last undone group again; nothing when there is none.
+    /// Applies the last undone group again; nothing when there is none. The open group is closed
+    /// first: a change made since the undo ends what can be redone, as any new change does.
     public func redo() {
+        context?.closeOpenUndoGroup()
         guard let context, let group = redoGroups.popLast() else { return }
         context.apply(group.map { ($0, $0.after) })
         undoGroups.append(group)
@@ -111,6 +126,13 @@ extension ModelContext {
         case .persisted: .stored((try? registration.currentValues()) ?? registration.baseline ?? [:])
         case .deleted: .deleted(registration.baseline ?? [:])
         }
+    }
+
+    /// Closes the open undo group before the manager reads or moves its stacks, with inverses
+    /// and delete rules applied first, as a save would (``processPendingChanges()``). When a delete
+    /// rule refuses (deny), the group is closed as the models are; the save will refuse.
+    func closeOpenUndoGroup() {
+        do { try processPendingChanges() } catch { closeUndoGroup() }
     }
 
     /// Closes an undo group with the changes made since the last one (``processPendingChanges()``).
@@ -203,10 +225,6 @@ extension ModelContext {
                     registrations[id] = nil
                 }
             }
-            if var recorder = undo {
-                recorder.checkpoint[id] = target == .absent ? nil : (change.model, target)
-                undo = recorder
-            }
         }
         for (change, values) in touched {
             for relationship in change.entity.relationships {
@@ -215,5 +233,15 @@ extension ModelContext {
                 access.setMembers(change.model, members)
             }
         }
+        // The checkpoint is what the models are now, as the next group compares them: a model
+        // stored again by undoing its saved delete is a new insert (`.inserted`), not the
+        // `.stored` state the group recorded. Recording the target instead made the next save
+        // see a change, close a group with it, and so end what could be redone.
+        guard var recorder = undo else { return }
+        for (change, _) in targets {
+            let id = change.model.persistentModelID
+            recorder.checkpoint[id] = registrations[id].map { ($0.model, state(of: $0)) }
+        }
+        undo = recorder
     }
 }

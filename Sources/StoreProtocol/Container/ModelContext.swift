@@ -333,12 +333,23 @@ public final class ModelContext {
         var inserted: [(Registration, DefaultSnapshot)] = []
         var updated: [(Registration, DefaultSnapshot)] = []
         var deleted: [(Registration, DefaultSnapshot)] = []
+        /// For each update, the attributes and relationships changed since the model was last
+        /// saved or fetched: all the store writes of it.
+        var updatedAttributes: [PersistentIdentifier: Set<String>] = [:]
         var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
     }
 
     /// Sends every pending change to its store, one request per store, each recorded as one
     /// history transaction. Nothing is sent when nothing changed. Posts ``willSave`` before
     /// sending and ``didSave`` (and yields to ``didSaveSummaries()``) after, with what was saved.
+    ///
+    /// A changed model saves only what this context changed: the attributes and relationships
+    /// whose values differ from those it last saved or fetched
+    /// (``DataStoreSaveChangesRequest/updatedAttributes``). The store writes those into its row
+    /// and keeps the others, so a change another context or process saved meanwhile to another
+    /// attribute stays, and history lists only what this save changed. Of two saves that change
+    /// the same attribute, the later save wins. The instance here keeps its own values; a later
+    /// fetch gives an instance without unsaved changes the stored ones, the other saves' too.
     ///
     /// - Throws: ``DataStoreError/Code/readOnly`` (nothing sent), ``DataStoreError/Code/unknownEntity``,
     ///   or what a store throws. A store that throws is left as it was and this context keeps the
@@ -370,11 +381,13 @@ public final class ModelContext {
                     (registration, DefaultSnapshot(persistentIdentifier: id, values: try registration.currentValues())))
             case .persisted:
                 let current = DefaultSnapshot(persistentIdentifier: id, values: try registration.currentValues())
-                if current.changedAttributes(from: registration.baseline ?? [:]).isEmpty {
+                let changed = current.changedAttributes(from: registration.baseline ?? [:])
+                if changed.isEmpty {
                     registration.settledWhileArmed = true
                     continue
                 }
                 plans[storeIndex, default: Plan()].updated.append((registration, current))
+                plans[storeIndex, default: Plan()].updatedAttributes[id] = Set(changed)
             case .deleted:
                 plans[storeIndex, default: Plan()].deleted.append(
                     (registration, DefaultSnapshot(persistentIdentifier: id, values: registration.baseline ?? [:])))
@@ -444,7 +457,7 @@ public final class ModelContext {
             }
             let result = try store.save(DataStoreSaveChangesRequest(
                 editingState: editingState, inserted: convert(plan.inserted),
-                updated: convert(plan.updated), deleted: convert(plan.deleted)))
+                updated: convert(plan.updated), deleted: convert(plan.deleted), updatedAttributes: plan.updatedAttributes))
             return DataStoreSaveChangesResult(
                 for: result.storeIdentifier, remappedIdentifiers: result.remappedIdentifiers,
                 snapshotsToReregister: result.snapshotsToReregister.mapValues {

@@ -46,23 +46,81 @@ public struct DataStoreFetchResult<T: PersistentModel, Snapshot: DataStoreSnapsh
 /// The changes of one ``ModelContext/save()`` for one store, each list in the order the changes
 /// were first made. A store records them in one history transaction: inserts, then updates,
 /// then deletes.
+///
+/// An update writes only what the saving context changed: for a model in ``updatedAttributes``,
+/// the store takes those attributes from the snapshot into its stored row and keeps the others as
+/// stored (another context's or process's save of them). It merges under the lock that orders
+/// its saves, so that two saves changing different attributes of one model both keep their
+/// change; of two saves changing the same attribute, the later one wins.
+/// ``storedValues(updating:with:entity:)`` does the merge.
 public struct DataStoreSaveChangesRequest<Snapshot: DataStoreSnapshot>: Sendable {
     /// The context that saves, and the author the store records on the transaction.
     public var editingState: EditingState
     /// Snapshots of new models.
     public var inserted: [Snapshot]
-    /// Full snapshots of changed models; the store works out which attributes changed.
+    /// Full snapshots of changed models: every attribute as the saving context holds it. The
+    /// store writes the attributes ``updatedAttributes`` names for the model, or all of them
+    /// when it names none; it records as updated those whose values then differ from its row.
     public var updated: [Snapshot]
     /// The last known snapshots of deleted models. Deleting a model the store does not hold is
     /// no change.
     public var deleted: [Snapshot]
+    /// For models in ``updated``: the names of the attributes and relationships the saving
+    /// context changed (``ModelContext`` sends them for every update, from what it last saved or
+    /// fetched). The store writes only these into its stored row; an attribute named and absent
+    /// from the snapshot becomes `nil`. A model without an entry is written whole (a replay, a
+    /// copy between stores).
+    public var updatedAttributes: [PersistentIdentifier: Set<String>]
 
     /// Makes a request from the lists, as given; each defaults to empty.
-    public init(editingState: EditingState, inserted: [Snapshot] = [], updated: [Snapshot] = [], deleted: [Snapshot] = []) {
+    public init(
+        editingState: EditingState, inserted: [Snapshot] = [], updated: [Snapshot] = [], deleted: [Snapshot] = [],
+        updatedAttributes: [PersistentIdentifier: Set<String>] = [:]
+    ) {
         self.editingState = editingState
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
+        self.updatedAttributes = updatedAttributes
+    }
+
+    /// The values an update leaves in a stored row: `stored` with the attributes
+    /// ``updatedAttributes`` names for `snapshot`'s model taken from `snapshot` (absent there:
+    /// removed, which reads as `nil`), or `snapshot`'s values when it names none. Call it on the
+    /// row as it is under the store's write lock, so that a save another writer made meanwhile is
+    /// kept.
+    /// - Throws: `DataStoreError/Code/invalidSchema` when a name is not an attribute or
+    ///   relationship of `entity`, or names the primary key `id`.
+    /// - Complexity: O(*c*) for *c* names, plus the copy of `stored`.
+    public func storedValues(updating stored: [String: SnapshotValue], with snapshot: Snapshot,
+                             entity: Schema.Entity) throws -> [String: SnapshotValue] {
+        let id = snapshot.persistentIdentifier
+        guard let names = updatedAttributes[id] else { return snapshot.values }
+        var values = stored
+        for name in names {
+            guard name != "id", entity.attributeNameSet.contains(name) else {
+                throw DataStoreError(.invalidSchema,
+                    "The save names `\(name)` among the changed attributes of \(id), which is not an attribute or relationship "
+                    + "of \(entity.name) that a save can change (\(entity.attributeNameSet.subtracting(["id"]).sorted().joined(separator: ", "))); "
+                    + "nothing was saved.")
+            }
+            values[name] = snapshot.values[name]
+        }
+        return values
+    }
+
+    /// Refuses ``updatedAttributes`` entries for models that ``updated`` does not hold: they
+    /// would be ignored, and the caller meant something by them.
+    /// - Throws: `DataStoreError/Code/invalidSchema` naming such a model.
+    /// - Complexity: O(*u*) for *u* updates, nothing when no entry is given.
+    public func checkUpdatedAttributes() throws {
+        guard !updatedAttributes.isEmpty else { return }
+        let updates = Set(updated.map(\.persistentIdentifier))
+        if let stray = updatedAttributes.keys.first(where: { !updates.contains($0) }) {
+            throw DataStoreError(.invalidSchema,
+                "The save lists changed attributes of \(stray), which it does not update (it is not in `updated`); "
+                + "add its snapshot to `updated` or remove the entry. Nothing was saved.")
+        }
     }
 
     /// Whether the request holds no change at all.

@@ -9,8 +9,10 @@ extension PostgresStore {
     /// Under the store's lock (the `_store` row, locked `FOR UPDATE` to the commit, see
     /// `lockForWriting`), it reads the stored rows the save touches (by primary key, and by
     /// unique constraint for inserts), applies the save to them with `SnapshotTable`'s semantics
-    /// (an insert matching a stored row's id or unique values updates that row), writes the rows
-    /// that changed, and records the history transaction with the next number.
+    /// (an insert matching a stored row's id or unique values updates that row; an update takes
+    /// only the attributes its `updatedAttributes` names into the row as read under the lock, so
+    /// what another process saved meanwhile to other attributes stays), writes the rows that
+    /// changed, and records the history transaction with the next number.
     ///
     /// **Why the lock (the sequence-gap hazard).** A number taken from a sequence is given at
     /// one instant and becomes visible at another, its commit: writer A takes 5, writer B takes

@@ -11,6 +11,12 @@ import StoreProtocol
 //       opens (creates) the store, prints "ready", then follows history tokens, woken by
 //       NOTIFY, until its standard input closes; then reads once more and prints
 //       "seen DISTINCT duplicates D nonincreasing N transactions T".
+//   pg-store-helper hold-and-change URL NAMESPACE writer|sequence VALUE
+//       fetches every entry in one context and prints "holding N"; once its standard input
+//       closes, sets the attribute of each to VALUE, saves, and prints "changed".
+//   pg-store-helper show URL NAMESPACE
+//       prints "ID writer W sequence S" for each entry, by id, then "updated NAMES" for each
+//       update in history, in order.
 //   pg-store-helper save-until-killed URL NAMESPACE
 //       saves entries one by one, printing "acked K" after each acknowledged save and
 //       "error MESSAGE" after a failed one (it keeps trying), until killed.
@@ -93,8 +99,35 @@ do {
             }
         }
 
+    case "hold-and-change" where arguments.count >= 5 && ["writer", "sequence"].contains(arguments[3]):
+        // A process whose copy of the entries is stale by the time it saves (the lost update).
+        let container = try ModelContainer(for: Schema(HelperEntry.self), configurations: [configuration(arguments[1], arguments[2])])
+        let context = ModelContext(container)
+        let entries = try context.fetch(FetchDescriptor<HelperEntry>())
+        say("holding \(entries.count)")
+        _ = FileHandle.standardInput.readDataToEndOfFile()
+        let value = Int(arguments[4]) ?? 0
+        for entry in entries {
+            if arguments[3] == "writer" { entry.writer = value } else { entry.sequence = value }
+        }
+        try context.save()
+        say("changed")
+
+    case "show" where arguments.count >= 3:
+        let container = try ModelContainer(for: Schema(HelperEntry.self), configurations: [configuration(arguments[1], arguments[2])])
+        for entry in try ModelContext(container).fetch(FetchDescriptor<HelperEntry>(sortBy: [SortDescriptor(\.id)])) {
+            say("\(entry.id) writer \(entry.writer) sequence \(entry.sequence)")
+        }
+        for transaction in try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()) {
+            for change in transaction.changes {
+                guard case .update(let update as DefaultHistoryUpdate<HelperEntry>) = change else { continue }
+                say("updated " + update.updatedAttributes.compactMap { HelperEntry.attributeName(of: $0) }.sorted().joined(separator: ","))
+            }
+        }
+
     default:
-        standardError.write(Data("usage: pg-store-helper write URL NAMESPACE WRITER COUNT [--unordered] | read URL NAMESPACE | save-until-killed URL NAMESPACE\n".utf8))
+        standardError.write(Data(("usage: pg-store-helper write URL NAMESPACE WRITER COUNT [--unordered] | read URL NAMESPACE"
+            + " | hold-and-change URL NAMESPACE writer|sequence VALUE | show URL NAMESPACE | save-until-killed URL NAMESPACE\n").utf8))
         exit(2)
     }
 } catch {
