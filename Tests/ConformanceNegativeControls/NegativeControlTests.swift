@@ -14,6 +14,7 @@ import Testing
         .reversesChanges: "history/changesKeepTheOrderTheyWereMade",
         .duplicatesInsertsOfAStoredID: "upserts/anInsertWithAStoredIDUpdatesThatModel",
         .dropsDeletes: "crud/deletesAreSaved",
+        .keysRowsBySpelling: "keys/aStringKeyInAnotherNormalizationFormIsTheSameModel",
     ]
 
     @Test(arguments: Flaw.allCases)
