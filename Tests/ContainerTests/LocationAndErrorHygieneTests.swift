@@ -48,8 +48,9 @@ import Testing
             #expect(throws: DataStoreError.self) { try location.boolean("read-only") },
             #expect(throws: DataStoreError.self) { try StoreLocation(parsing: "db://app:\(secret)@host/base?flag") },
             #expect(throws: DataStoreError.self) { try StoreLocation(parsing: "db://app:pa?ss@host/base") },
+            #expect(throws: DataStoreError.self) { try registry.configuration(for: "db://app:\(secret)@host/base") },
         ].compactMap { $0 }
-        #expect(errors.count == 4)
+        #expect(errors.count == 5)
         for error in errors {
             #expect(!String(reflecting: error).contains(secret) && !String(reflecting: error).contains("pa?ss"), "\(error.message)")
         }
