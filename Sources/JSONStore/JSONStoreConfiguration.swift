@@ -45,7 +45,7 @@ extension JSONStoreConfiguration: LocatableStoreConfiguration {
     public init(location: StoreLocation) throws {
         try location.allowOnly(["retention-transactions", "retention-age", "read-only"])
         let path = try location.requirePath("path")
-        self.init(url: URL(filePath: path), allowsSave: location.options["read-only"] != "true",
+        self.init(url: URL(filePath: path), allowsSave: !(try location.boolean("read-only") ?? false),
                   historyRetention: HistoryRetention(maximumTransactions: try location.integer("retention-transactions"),
                                                      maximumAge: try location.duration("retention-age")))
     }

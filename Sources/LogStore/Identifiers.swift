@@ -12,7 +12,8 @@ import StoreFiles
 /// that says "no" is never wrong.
 enum IdentifierHash {
     /// A hash that is the same in every process (unlike `Hasher`): FNV-1a over the entity name and
-    /// the identifier's JSON.
+    /// the JSON of the identifier's canonical form, so that identifiers Swift finds equal (`"café"`
+    /// precomposed and decomposed, `0.0` and `-0.0`) hash alike and a second one is refused.
     static func of(_ entity: String, _ key: SnapshotValue) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix(_ byte: UInt8) {
@@ -22,7 +23,8 @@ enum IdentifierHash {
         for byte in entity.utf8 { mix(byte) }
         mix(0)
         // A key that does not encode cannot be saved either (the save refuses it before this matters).
-        for byte in (try? SnapshotJSON.encode(key)) ?? Data("\(key)".utf8) { mix(byte) }
+        let canonical = key.canonical
+        for byte in (try? SnapshotJSON.encode(canonical)) ?? Data("\(canonical)".utf8) { mix(byte) }
         return hash
     }
 }

@@ -110,6 +110,6 @@ extension LogStoreConfiguration: LocatableStoreConfiguration {
         self.init(directory: URL(filePath: path), segmentSize: try location.integer("segment-size") ?? 8 << 20,
                   retention: LogRetention(maximumAge: try location.duration("retention-age"),
                                           maximumBytes: try location.integer("retention-bytes")),
-                  allowsSave: location.options["read-only"] != "true")
+                  allowsSave: !(try location.boolean("read-only") ?? false))
     }
 }

@@ -290,9 +290,14 @@ struct EntityRows: Sendable {
 
     /// The primary key of a stored row that shares a unique constraint with `values`.
     func collision(with values: [String: SnapshotValue], excluding primaryKey: SnapshotValue?) -> SnapshotValue? {
+        collidingConstraint(with: values, excluding: primaryKey)?.owner
+    }
+
+    /// The first unique constraint on which `values` collide with another row, and that row's key.
+    private func collidingConstraint(with values: [String: SnapshotValue], excluding primaryKey: SnapshotValue?) -> (constraint: Int, owner: SnapshotValue)? {
         for constraint in uniqueIndices.indices {
             guard let key = entity.uniqueKey(constraint, in: values), let owner = uniqueIndices[constraint][key] else { continue }
-            if owner != primaryKey { return owner }
+            if owner != primaryKey { return (constraint, owner) }
         }
         return nil
     }
@@ -303,10 +308,14 @@ struct EntityRows: Sendable {
     /// - Complexity: O(1) amortized, and O(log *n*) per ordered index.
     mutating func put(_ snapshot: DefaultSnapshot) throws {
         let key = snapshot.persistentIdentifier.primaryKey
-        if let owner = collision(with: snapshot.values, excluding: key) {
+        if let (constraint, owner) = collidingConstraint(with: snapshot.values, excluding: key) {
+            // The message names the models and the constraint, never the values (user data, kept
+            // out of logs); those are in the error's debugDetails.
+            let names = entity.uniqueConstraints[constraint]
             throw DataStoreError(.constraintViolation,
-                "Saving \(snapshot.persistentIdentifier) would give it the same unique values as \(entity.name)(\(owner)). "
-                + "Change one of them, or delete the other first.")
+                "Saving \(snapshot.persistentIdentifier) would give it the same \(names.joined(separator: ", ")) (a unique constraint) as "
+                + "\(entity.name)(\(owner)). Change one of them, or delete the other first.",
+                debugDetails: names.map { "\($0) = \(snapshot.values[$0] ?? .null)" }.joined(separator: ", "))
         }
         let sequence: Int
         if let slot = slotByKey[key], let old = slots[slot] {

@@ -20,6 +20,9 @@ enum Flaw: String, CaseIterable, Sendable {
     /// Writes every attribute of an updated model's snapshot, not only those the save names as
     /// changed: a save puts back what another context saved meanwhile (the lost update).
     case writesWholeSnapshots
+    /// Keys rows by the bytes of their key, as a table keyed by its text does: an insert whose
+    /// key equals a stored one in another spelling (`"café"` decomposed, `-0.0`) is a second row.
+    case keysRowsBySpelling
 }
 
 struct BrokenStoreConfiguration: DataStoreConfiguration {
@@ -75,6 +78,16 @@ final class BrokenStore: DataStore, HistoryProviding {
                                        values: values)
             }
         }
+        if flaw == .keysRowsBySpelling {
+            request.inserted = request.inserted.map { snapshot in
+                let id = snapshot.persistentIdentifier
+                guard let stored = storedIdentifiers(of: id.entityName).first(where: { $0 == id }),
+                      spelling(stored.primaryKey) != spelling(id.primaryKey) else { return snapshot }
+                // Another spelling of a stored key: a row of its own, under a key of its bytes.
+                return DefaultSnapshot(persistentIdentifier: PersistentIdentifier(entityName: id.entityName, primaryKey: .string(spelling(id.primaryKey))),
+                                       values: snapshot.values)
+            }
+        }
         if flaw == .dropsDeletes { request.deleted = [] }
         if flaw == .writesWholeSnapshots { request.updatedAttributes = [:] }
         return try inner.save(request)
@@ -99,10 +112,20 @@ final class BrokenStore: DataStore, HistoryProviding {
     func currentHistoryToken() throws -> DefaultHistoryToken? { try inner.currentHistoryToken() }
 
     private func isStored(_ id: PersistentIdentifier) -> Bool {
-        guard let type = schema.entity(named: id.entityName)?.modelType else { return false }
-        func run<T: PersistentModel>(_ type: T.Type) -> Bool {
-            (try? inner.fetchIdentifiers(DataStoreFetchRequest(descriptor: FetchDescriptor<T>())))?.contains(id) ?? false
+        storedIdentifiers(of: id.entityName).contains(id)
+    }
+
+    private func storedIdentifiers(of entityName: String) -> [PersistentIdentifier] {
+        guard let type = schema.entity(named: entityName)?.modelType else { return [] }
+        func run<T: PersistentModel>(_ type: T.Type) -> [PersistentIdentifier] {
+            (try? inner.fetchIdentifiers(DataStoreFetchRequest(descriptor: FetchDescriptor<T>()))) ?? []
         }
         return run(type)
+    }
+
+    /// A key's spelling as its Unicode scalars (`String`'s `==` would find two spellings equal):
+    /// `-0.0` and `0.0`, precomposed and decomposed strings differ.
+    private func spelling(_ key: SnapshotValue) -> String {
+        key.description.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " ")
     }
 }

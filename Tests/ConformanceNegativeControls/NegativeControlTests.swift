@@ -15,6 +15,7 @@ import Testing
         .duplicatesInsertsOfAStoredID: "upserts/anInsertWithAStoredIDUpdatesThatModel",
         .dropsDeletes: "crud/deletesAreSaved",
         .writesWholeSnapshots: "merging/twoContextsChangingDifferentAttributesKeepBoth",
+        .keysRowsBySpelling: "keys/aStringKeyInAnotherNormalizationFormIsTheSameModel",
     ]
 
     @Test(arguments: Flaw.allCases)

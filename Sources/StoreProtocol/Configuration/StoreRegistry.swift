@@ -56,7 +56,7 @@ public final class StoreRegistry: Sendable {
         }
         guard let entry else {
             throw DataStoreError(.invalidConfiguration,
-                "Unknown store scheme '\(location.scheme)' in '\(string)'. Known schemes:\n" + known.joined(separator: "\n"))
+                "Unknown store scheme '\(location.scheme)' in '\(location)'. Known schemes:\n" + known.joined(separator: "\n"))
         }
         return try entry.make(location)
     }

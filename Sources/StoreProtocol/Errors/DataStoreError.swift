@@ -5,7 +5,13 @@
 /// catch let error as DataStoreError where error.code == .unsupportedFeature { … }
 /// ```
 /// Two errors are equal when their codes are.
-public struct DataStoreError: CodedError {
+///
+/// The ``message`` (also the `description`) is safe to log: it names models by their identifier,
+/// and never holds the values of their attributes, nor a password. What it leaves out for that
+/// reason (the values that collided) is in ``debugDetails``, which only `debugDescription` (`String(reflecting:)`)
+/// adds, as postgres-nio's and GRDB's errors do. The driver's or system's error that caused
+/// this one is kept as ``underlyingError``.
+public struct DataStoreError: CodedError, CustomDebugStringConvertible {
     /// What kind of failure, for matching.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         public var rawValue: String
@@ -48,13 +54,32 @@ public struct DataStoreError: CodedError {
 
     public var code: Code
     public var message: String
+    /// What the message leaves out because it is user data: the values of the models' attributes
+    /// (those of a unique constraint that collided, a value the database refused). `nil` when
+    /// there is nothing more to say. Shown by `debugDescription`; keep it out of logs.
+    public var debugDetails: String?
+    /// The error that caused this one (a database driver's, the file system's), kept for
+    /// debugging and for matching on what the message summarizes; `nil` when the store found
+    /// the failure itself.
+    public var underlyingError: (any Error)?
 
-    /// Makes an error with a code to match on and a message for a person, as given.
-    public init(_ code: Code, _ message: String) {
+    /// Makes an error with a code to match on and a message for a person, as given; the row
+    /// values behind it, if any, as `debugDetails`, and its cause as `underlyingError`.
+    public init(_ code: Code, _ message: String, debugDetails: String? = nil, underlyingError: (any Error)? = nil) {
         self.code = code
         self.message = message
+        self.debugDetails = debugDetails
+        self.underlyingError = underlyingError
     }
 
+    /// The message, then ``debugDetails`` and the ``underlyingError`` as `String(reflecting:)`
+    /// describes it: for debugging, not for logs (it may hold the rows' values).
+    public var debugDescription: String {
+        var text = message
+        if let debugDetails { text += " Details: " + debugDetails }
+        if let underlyingError { text += " Underlying error: " + String(reflecting: underlyingError) }
+        return text
+    }
 
     /// The context filters in memory.
     public static let preferInMemoryFilter = DataStoreError(.preferInMemoryFilter, "The store prefers the context to filter.")

@@ -105,7 +105,16 @@ struct EntityTable: Sendable {
         let kind: Kind
         /// How a query reads the attribute, when a query can name it.
         let attribute: QueryAttribute?
+        /// Whether an index holds the column's values (``indexedColumns``): a `String` column
+        /// then holds strings of up to ``longestIndexedString`` bytes, and longer ones go to `_rest`.
+        var isIndexed = false
         var sqlName: String { SQLName.quote(name) }
+
+        /// The longest string, in UTF-8 bytes, that an indexed column holds: PostgreSQL's B-tree
+        /// entries hold at most about 2,700 bytes, and a longer value would make the save fail.
+        /// A longer string is kept in `_rest` and its row is inexact, so that a query reads it
+        /// in memory: stored and found, only without the index's help.
+        static let longestIndexedString = 2_000
 
         /// A cell of this column back as a value, `nil` for SQL's `NULL`.
         ///
@@ -171,7 +180,7 @@ struct EntityTable: Sendable {
             case (.integer, .int), (.bool, .bool), (.uuid, .uuid), (.json, _): return true
             case (.double, .double(let v)): return !v.isNaN
             case (.date, .date(let d)): return !d.timeIntervalSinceReferenceDate.isNaN
-            case (.string, .string(let s)): return !s.utf8.contains(0)
+            case (.string, .string(let s)): return !s.utf8.contains(0) && (!isIndexed || s.utf8.count <= Self.longestIndexedString)
             default: return false
             }
         }
@@ -202,10 +211,13 @@ struct EntityTable: Sendable {
                           attribute: queryType.map { QueryAttribute(name: attribute.name, type: $0, isOptional: attribute.isOptional) })
         }
         columns += recorded.relationships.filter { Self.canBeColumn($0.name) }.map { Column(name: $0.name, kind: .json, attribute: nil) }
+        let indexedGroups = recorded.indices + recorded.uniqueConstraints
+        let indexed = Set(Self.indexedColumnNames(of: indexedGroups, columns: Dictionary(columns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })))
+        for index in columns.indices { columns[index].isIndexed = indexed.contains(columns[index].name) }
         self.columns = columns.sorted { $0.name < $1.name }
         columnsByAttribute = Dictionary(columns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         uniqueConstraints = recorded.uniqueConstraints
-        indexedGroups = recorded.indices + recorded.uniqueConstraints
+        self.indexedGroups = indexedGroups
     }
 
     /// A table for rows of an entity the store's schema does not hold (kept across a
@@ -225,21 +237,35 @@ struct EntityTable: Sendable {
     /// Whether an attribute of this name gets a column: not one of ours (`_pk`, `_uN`), and short
     /// enough that PostgreSQL keeps the name whole (identifiers are cut at 63 bytes).
     static func canBeColumn(_ name: String) -> Bool {
-        guard !systemColumns.contains(name), name.utf8.count <= 63, !name.isEmpty else { return false }
+        guard !systemColumns.contains(name), name.utf8.count <= 63, !name.isEmpty, SQLName.holdsNoNUL(name) else { return false }
         if name.hasPrefix("_u"), name.dropFirst(2).allSatisfy(\.isNumber) { return false }
         return true
     }
 
     /// The column names the table has, for checking a table found in the database.
-    var columnNames: Set<String> {
-        Set(Self.systemColumns + columns.map(\.name) + (0..<uniqueConstraintCount).map { "_u\($0)" })
+    var columnNames: Set<String> { Set(columnTypes.keys) }
+
+    /// The SQL type of every column the table has, by name, as `CREATE TABLE` gives it (and as
+    /// `information_schema.columns.data_type` spells it), for checking a table found in the database.
+    var columnTypes: [String: String] {
+        var types = ["_pk": "text", "_seq": "bigint", "_exact": "boolean", "_rest": "text"]
+        for column in columns { types[column.name] = column.kind.sqlType }
+        for constraint in 0..<uniqueConstraintCount { types["_u\(constraint)"] = "text" }
+        return types
     }
 
     /// `CREATE TABLE` and its indexes.
+    ///
+    /// A unique constraint's column `_uN` is kept unique by an exclusion constraint over a hash
+    /// index, not by `UNIQUE`: a B-tree entry holds at most about 2,700 bytes, a hash entry holds
+    /// the value's hash whatever its length, and PostgreSQL compares the values themselves when
+    /// two hashes are equal, so the constraint is exact. Deferred to the commit, as a save
+    /// writes its rows' final states in any order.
     func createStatements() -> [String] {
         var definitions = ["_pk text PRIMARY KEY", "_seq bigint NOT NULL", "_exact boolean NOT NULL", "_rest text"]
         definitions += columns.map { "\($0.sqlName) \($0.kind.sqlType)" }
-        definitions += (0..<uniqueConstraintCount).map { "_u\($0) text UNIQUE DEFERRABLE INITIALLY DEFERRED" }
+        definitions += (0..<uniqueConstraintCount).map { "_u\($0) text" }
+        definitions += (0..<uniqueConstraintCount).map { "EXCLUDE USING hash (_u\($0) WITH =) DEFERRABLE INITIALLY DEFERRED" }
         return ["CREATE TABLE \(qualifiedName) (\(definitions.joined(separator: ", ")))"] + indexStatements()
     }
 
@@ -257,11 +283,16 @@ struct EntityTable: Sendable {
     /// The columns indexed for the `#Index` and unique groups: each group's first attribute,
     /// once, when it has a column a query compares.
     var indexedColumns: [Column] {
+        Self.indexedColumnNames(of: indexedGroups, columns: columnsByAttribute).compactMap { columnsByAttribute[$0] }
+    }
+
+    /// The names of ``indexedColumns``, in order, for groups over these columns.
+    private static func indexedColumnNames(of groups: [[String]], columns: [String: Column]) -> [String] {
         var indexed: Set<String> = []
-        return indexedGroups.compactMap { group in
-            guard let first = group.first, let column = columnsByAttribute[first], column.kind != .json,
+        return groups.compactMap { group in
+            guard let first = group.first, let column = columns[first], column.kind != .json,
                   indexed.insert(first).inserted else { return nil }
-            return column
+            return first
         }
     }
 
@@ -326,31 +357,17 @@ struct EntityTable: Sendable {
     /// The values of unique constraint `constraint` in `values` as the text of column `_uN`;
     /// `nil` when one is absent or `nil` (nulls never collide).
     ///
-    /// Values that Swift finds equal have one text: strings in normalization form C, `-0.0` as
-    /// `0.0`, a whole `Double` as its integer, so that the column's `UNIQUE` and the lookups of a
-    /// save compare as `SnapshotValue`'s `==` does.
+    /// Values that Swift finds equal have one text (`SnapshotValue.canonical`: strings in
+    /// normalization form C, `-0.0` as `0`, a whole `Double` as its integer), so that the
+    /// column's constraint and the lookups of a save compare as `SnapshotValue`'s `==` does.
     /// - Throws: `DataStoreError` `.unsupportedValue` for a value the JSON codec cannot hold.
     func uniqueKey(_ constraint: Int, in values: [String: SnapshotValue]) throws -> String? {
         var key: [SnapshotValue] = []
         for name in uniqueConstraints[constraint] {
             guard let value = values[name], value != .null else { return nil }
-            key.append(Self.comparable(value))
+            key.append(value.canonical)
         }
         return try Self.json(.array(key))
-    }
-
-    /// One spelling per class of values `SnapshotValue`'s `==` finds equal.
-    private static func comparable(_ value: SnapshotValue) -> SnapshotValue {
-        switch value {
-        case .string(let s): return isNFC(s) ? value : .string(s.precomposedStringWithCanonicalMapping)
-        case .double(let d):
-            if let integer = Int64(exactly: d) { return .int(integer) }
-            if let unsigned = UInt64(exactly: d) { return .unsigned(unsigned) }
-            return value
-        case .array(let elements): return .array(elements.map(comparable))
-        case .object(let members): return .object(members.mapValues(comparable))
-        default: return value
-        }
     }
 
     /// Whether a value its column holds is what a query reads: its canonical form for the

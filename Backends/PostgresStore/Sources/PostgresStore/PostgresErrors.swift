@@ -2,6 +2,11 @@ import PostgresNIO
 import StoreProtocol
 
 /// Turns postgres-nio's errors into `DataStoreError`s with messages a person can act on.
+///
+/// Every error keeps the driver's as its `underlyingError`. A message never holds the rows'
+/// values, which apps log: the server's `DETAIL` (`Key (_u0)=(…) already exists`) and the text
+/// of data errors (class 22, which quotes the value) go to the error's `debugDetails`, shown only
+/// by `debugDescription`, as postgres-nio's own `PSQLError` and GRDB's errors do.
 enum PostgresErrors {
     /// The SQLSTATE of a server error, if `error` is one.
     static func sqlState(_ error: any Error) -> String? {
@@ -11,51 +16,66 @@ enum PostgresErrors {
     /// A `DataStoreError` for a driver or server error met while `doing` something.
     static func map(_ error: any Error, server: String, doing: String) -> DataStoreError {
         if let error = error as? DataStoreError { return error }
+        func mapped(_ code: DataStoreError.Code, _ message: String, details: String? = nil) -> DataStoreError {
+            DataStoreError(code, message, debugDetails: details, underlyingError: error)
+        }
         guard let psql = error as? PSQLError else {
-            return DataStoreError(.ioFailure, "Could not \(doing) on \(server): \(error). Check that the server runs and is reachable.")
+            return mapped(.ioFailure, "Could not \(doing) on \(server): \(error). Check that the server runs and is reachable.")
         }
         if let info = psql.serverInfo {
             let state = info[.sqlState] ?? "?"
             let message = info[.message] ?? "\(psql)"
-            let detail = info[.detail].map { " (\($0))" } ?? ""
+            // The server's detail names the rows' values; so does the message of a data error.
+            let details = ([state.hasPrefix("22") ? message : nil, info[.detail]].compactMap { $0 }).joined(separator: " ")
+            let safeMessage = state.hasPrefix("22") ? "a value was refused (SQLSTATE \(state))" : message
             switch state {
             case "28P01", "28000":
-                return DataStoreError(.invalidConfiguration,
+                return mapped(.invalidConfiguration,
                     "\(server) refused the login: \(message). Check the user and password of the configuration.")
             case "3D000":
-                return DataStoreError(.invalidConfiguration,
+                return mapped(.invalidConfiguration,
                     "\(server): \(message). Create the database (createdb) or fix the database name of the configuration.")
             case "23505", "23P01":
-                return DataStoreError(.constraintViolation,
-                    "The save would give two models the same values of a unique constraint: \(message)\(detail). Nothing was saved.")
+                return mapped(.constraintViolation,
+                    "The save would give two models the same values of a unique constraint (\(message)). Nothing was saved.",
+                    details: details.isEmpty ? nil : details)
             case "42703", "42P01":
                 // A column or table of this store's layout is gone: another process migrated the
                 // store (the caller checks the generation and says so), or something else changed it.
-                return DataStoreError(.incompatibleSchema,
+                return mapped(.incompatibleSchema,
                     "\(server) failed to \(doing): \(message). The store's tables are not those of this schema: another process "
                     + "migrated the store (open it again with the newer models), or something else changed its tables.")
             case "42501":
-                return DataStoreError(.invalidConfiguration,
-                    "\(server) denied the permission to \(doing): \(message). Grant the user the rights to create and change tables in this database.")
+                return mapped(.invalidConfiguration,
+                    "\(server) denied the permission to \(doing): \(message). Grant the user the rights to create and change tables in this "
+                    + "database, or open the store read-only (allowsSave: false, read-only=true) to only read it.")
+            case "54000":
+                // program_limit_exceeded: a value larger than an index entry holds (in a store made
+                // before long values were kept out of indexes), or another of PostgreSQL's limits.
+                return mapped(.unsupportedValue,
+                    "\(server) cannot hold a value of this save: \(message). Retrying cannot help: shorten the value, or migrate the "
+                    + "store so that its tables are made again (long strings of indexed attributes are then kept outside the index). Nothing was saved.",
+                    details: details.isEmpty ? nil : details)
             case let state where state.hasPrefix("08") || state.hasPrefix("57"):
-                return DataStoreError(.ioFailure,
+                return mapped(.ioFailure,
                     "\(server) ended the connection while trying to \(doing): \(message). Nothing was acknowledged; retry when the server is back.")
             default:
-                return DataStoreError(.ioFailure, "\(server) failed to \(doing): \(message)\(detail) [SQLSTATE \(state)].")
+                return mapped(.ioFailure, "\(server) failed to \(doing): \(safeMessage) [SQLSTATE \(state)].",
+                              details: details.isEmpty ? nil : details)
             }
         }
         switch psql.code {
         case .connectionError:
-            return DataStoreError(.ioFailure,
+            return mapped(.ioFailure,
                 "Could not connect to \(server): \(psql.underlying.map { "\($0)" } ?? "no answer"). "
                 + "Check the host and port of the configuration and that the server is running.")
         case .serverClosedConnection, .clientClosedConnection, .uncleanShutdown:
-            return DataStoreError(.ioFailure,
+            return mapped(.ioFailure,
                 "The connection to \(server) closed while trying to \(doing). Nothing was acknowledged; the store connects again on the next call.")
         case .authMechanismRequiresPassword:
-            return DataStoreError(.invalidConfiguration, "\(server) asks for a password and the configuration has none: add one.")
+            return mapped(.invalidConfiguration, "\(server) asks for a password and the configuration has none: add one.")
         default:
-            return DataStoreError(.ioFailure, "Could not \(doing) on \(server): \(psql.code)\(psql.underlying.map { " (\($0))" } ?? "").")
+            return mapped(.ioFailure, "Could not \(doing) on \(server): \(psql.code)\(psql.underlying.map { " (\($0))" } ?? "").")
         }
     }
 }

@@ -100,9 +100,9 @@ final class PostgresSession: @unchecked Sendable {
             }
             do {
                 try sql.execute("COMMIT")
-            } catch let error as DataStoreError where error.code == .ioFailure {
-                throw DataStoreError(.ioFailure, error.message
-                    + " The connection broke while committing: the transaction may or may not have been kept; read it back to know.")
+            } catch var error as DataStoreError where error.code == .ioFailure {
+                error.message += " The connection broke while committing: the transaction may or may not have been kept; read it back to know."
+                throw error
             }
             return result
         }

@@ -135,23 +135,28 @@ extension PostgresStore {
                         "Migrating the PostgreSQL store \(configuration.name) gives two \(name) rows the same id; nothing was changed.")
                 }
             } catch let error as DataStoreError where error.code == .constraintViolation {
+                // The colliding rows by id; their values only in the debug details (messages are logged).
+                let collision = try Self.firstCollision(snapshots, in: table)
                 throw DataStoreError(.incompatibleSchema,
                     "Migrating the PostgreSQL store \(configuration.name) to the new schema gives two \(name) rows the same unique "
-                    + "values (\(try Self.firstCollision(snapshots, in: table) ?? error.message)). Change the data or the migration; nothing was changed.")
+                    + "values (\(collision?.rows ?? error.message)). Change the data or the migration; nothing was changed.",
+                    debugDetails: collision?.values ?? error.debugDetails, underlyingError: error)
             }
         }
         try sql.execute("SET CONSTRAINTS ALL DEFERRED")
     }
 
-    /// The first two rows with the same values of a unique constraint, described by their ids.
-    static func firstCollision(_ snapshots: [DefaultSnapshot], in table: EntityTable) throws -> String? {
+    /// The first two rows with the same values of a unique constraint: the rows by their ids (for
+    /// the message), and the values (for the debug details only).
+    static func firstCollision(_ snapshots: [DefaultSnapshot], in table: EntityTable) throws -> (rows: String, values: String)? {
         for constraint in table.uniqueConstraints.indices {
             var seen: [String: SnapshotValue] = [:]
             for snapshot in snapshots {
                 guard let key = try table.uniqueKey(constraint, in: snapshot.values) else { continue }
                 let id = snapshot.persistentIdentifier.primaryKey
                 if let first = seen[key] {
-                    return "the rows with id \(first) and \(id) have \(table.uniqueConstraints[constraint].joined(separator: ", ")) = \(key)"
+                    let names = table.uniqueConstraints[constraint].joined(separator: ", ")
+                    return ("the rows with id \(first) and \(id) have the same \(names)", "\(names) = \(key)")
                 }
                 seen[key] = id
             }

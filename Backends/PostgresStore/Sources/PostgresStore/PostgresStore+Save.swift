@@ -122,7 +122,7 @@ extension PostgresStore {
             if ordered {
                 number = lastNumber + 1
             } else {
-                number = try sql.query("SELECT nextval('\(namespace)._history_seq')").first!.decode(Int64.self)
+                number = try sql.query("SELECT nextval(\(SQLName.regclass(namespace + "._history_seq")))").first!.decode(Int64.self)
             }
             // One statement: the transaction, its changes, the counter, and the notification
             // (delivered on commit).
@@ -188,7 +188,7 @@ extension PostgresStore {
         let columns = ["_pk"] + table.rowColumns
         let aliases = columns.indices.map { "c\($0)" }
         // `nextval` runs once per row, in the order unnest gives the rows: the order of `rows`.
-        let selected = ["v.c0", "nextval('\(namespace)._rows_seq')"] + aliases.dropFirst().map { "v.\($0)" }
+        let selected = ["v.c0", "nextval(\(SQLName.regclass(namespace + "._rows_seq")))"] + aliases.dropFirst().map { "v.\($0)" }
         let statement = "INSERT INTO \(table.qualifiedName) (_pk, _seq, \(table.rowColumns.joined(separator: ", "))) "
             + "SELECT \(selected.joined(separator: ", ")) FROM \(table.unnest) AS v(\(aliases.joined(separator: ", "))) "
             + "ON CONFLICT (_pk) DO NOTHING RETURNING 1"

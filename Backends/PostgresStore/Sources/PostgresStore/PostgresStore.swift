@@ -47,7 +47,14 @@ public final class PostgresStore: DataStore, HistoryProviding, @unchecked Sendab
     ///   `.invalidConfiguration` for a refused login, a missing database, or tables of the same
     ///   names that this store did not create (the message names them; nothing is changed);
     ///   `.invalidSchema` without a schema, or for an entity name or namespace longer than
-    ///   PostgreSQL's 63 bytes.
+    ///   PostgreSQL's 63 bytes; `.invalidConfiguration` for a namespace or entity name holding a
+    ///   NUL character, a `connectTimeout` that is not between zero and a day, a role without
+    ///   the rights to create a new store's tables, or a table whose columns (names or types)
+    ///   were changed by something else than a PostgresStore.
+    ///
+    /// Opening a store that exists creates and changes nothing, so with a read-only
+    /// configuration (`allowsSave: false`) a role that may only read (`USAGE` on the namespace,
+    /// `SELECT` on its tables) opens it. A new store's tables are created, read-only or not.
     public init(_ configuration: PostgresStoreConfiguration) throws {
         guard let schema = configuration.schema else {
             throw DataStoreError(.invalidSchema, "PostgresStore '\(configuration.name)' needs a schema; open it through a ModelContainer.")
@@ -60,6 +67,12 @@ public final class PostgresStore: DataStore, HistoryProviding, @unchecked Sendab
                 "PostgreSQL cuts names at 63 bytes, and \(tooLong.map { "'\($0)'" }.joined(separator: ", ")) \(tooLong.count == 1 ? "is" : "are") longer: "
                 + "give the model a shorter `static var entityName` (or the store a shorter namespace). Nothing was changed.")
         }
+        if let unsendable = ([configuration.namespace] + schema.entities.map(\.name)).first(where: { !SQLName.holdsNoNUL($0) }) {
+            throw DataStoreError(.invalidConfiguration,
+                "The name \(String(reflecting: unsendable)) holds a NUL character, which no PostgreSQL name can: "
+                + "give the store another namespace (or the model another `static var entityName`). Nothing was sent.")
+        }
+        try configuration.checkConnectTimeout()
         self.configuration = configuration
         self.schema = schema
         storedSchema = StoredSchema(schema)
@@ -73,9 +86,17 @@ public final class PostgresStore: DataStore, HistoryProviding, @unchecked Sendab
         let ns = namespace, rawNamespace = configuration.namespace, stored = storedSchema
         let opened = try session.transaction { sql -> (String, StoredSchema, Int64) in
             try Self.lock(sql, namespace: rawNamespace)
-            try sql.execute("CREATE SCHEMA IF NOT EXISTS \(ns)")
-            let existing = try Self.existingColumns(sql, namespace: rawNamespace)
+            let existingTypes = try Self.existingColumnTypes(sql, namespace: rawNamespace)
+            let existing = existingTypes.mapValues { Set($0.keys) }
             if existing["_store"] == nil {
+                // A new store, read-only or not (a read-only one reads as empty): its tables need
+                // the rights to create them. The namespace is created only when missing:
+                // `CREATE SCHEMA IF NOT EXISTS` needs the right to create schemas even when it exists.
+                var name = PostgresBindings()
+                name.append(rawNamespace)
+                if try sql.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", name).first == nil {
+                    try sql.execute("CREATE SCHEMA \(ns)")
+                }
                 // A new store: no table of ours may exist yet.
                 let clashes = tables.keys.sorted().filter { existing[$0] != nil } + HistoryTables.names.filter { existing[$0] != nil }
                 if !clashes.isEmpty {
@@ -117,6 +138,14 @@ public final class PostgresStore: DataStore, HistoryProviding, @unchecked Sendab
                             "The table \(rawNamespace).\(table.entityName) has the columns \(columns.sorted().joined(separator: ", ")), not those this store "
                             + "keeps (\(table.columnNames.sorted().joined(separator: ", "))): it was changed by something else. Use another namespace; nothing was changed.")
                     }
+                    // A changed type would let saves succeed and every fetch then fail to read.
+                    let changed = table.columnTypes.filter { existingTypes[table.entityName]?[$0.key] != $0.value }.keys.sorted()
+                    guard changed.isEmpty else {
+                        throw DataStoreError(.invalidConfiguration,
+                            "The table \(rawNamespace).\(table.entityName) has " + changed.map { "the column \($0) of type \(existingTypes[table.entityName]?[$0] ?? "?")" }.joined(separator: ", ")
+                            + ", where this store keeps " + changed.map { "\(table.columnTypes[$0] ?? "?")" }.joined(separator: ", ")
+                            + ": it was changed by something else. Change it back (ALTER TABLE … ALTER COLUMN … TYPE …) or use another namespace; nothing was changed.")
+                    }
                 }
             }
             return (storeID, recorded, generation)
@@ -153,12 +182,18 @@ public final class PostgresStore: DataStore, HistoryProviding, @unchecked Sendab
 
     /// Column names of the namespace's tables, by table.
     static func existingColumns(_ sql: SQLConnection, namespace: String) throws -> [String: Set<String>] {
+        try existingColumnTypes(sql, namespace: namespace).mapValues { Set($0.keys) }
+    }
+
+    /// The type of every column of the namespace's tables (as `information_schema` spells it:
+    /// `bigint`, `text`, `double precision`), by table and column.
+    static func existingColumnTypes(_ sql: SQLConnection, namespace: String) throws -> [String: [String: String]] {
         var binds = PostgresBindings()
         binds.append(namespace)
-        var columns: [String: Set<String>] = [:]
-        for row in try sql.query("SELECT table_name::text, column_name::text FROM information_schema.columns WHERE table_schema = $1", binds) {
-            let (table, column) = try row.decode((String, String).self)
-            columns[table, default: []].insert(column)
+        var columns: [String: [String: String]] = [:]
+        for row in try sql.query("SELECT table_name::text, column_name::text, data_type::text FROM information_schema.columns WHERE table_schema = $1", binds) {
+            let (table, column, type) = try row.decode((String, String, String).self)
+            columns[table, default: [:]][column] = type
         }
         return columns
     }

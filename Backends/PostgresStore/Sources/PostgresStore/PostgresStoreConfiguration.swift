@@ -11,7 +11,10 @@ import StoreProtocol
 ///
 /// Several processes on several machines may open the same configuration: they share the rows and
 /// one history.
-public struct PostgresStoreConfiguration: DataStoreConfiguration {
+///
+/// Its `description`, `debugDescription` and `dump` show the password as `***`, so that a
+/// configuration can be logged.
+public struct PostgresStoreConfiguration: DataStoreConfiguration, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The store this configuration opens.
     public typealias Store = PostgresStore
 
@@ -37,8 +40,12 @@ public struct PostgresStoreConfiguration: DataStoreConfiguration {
     /// How long history is kept.
     public var historyRetention: HistoryRetention
     /// How long to wait for the server to accept a connection before the open (or the operation
-    /// that reconnects) fails.
+    /// that reconnects) fails: more than zero and at most ``longestConnectTimeout``, or the
+    /// open throws `.invalidConfiguration`.
     public var connectTimeout: Duration
+
+    /// The longest ``connectTimeout``: a day.
+    public static let longestConnectTimeout: Duration = .seconds(86_400)
 
     /// For tests only (the negative control of the many-writers history test): number history
     /// transactions from a sequence without the commit-order lock, which lets a reader following
@@ -63,6 +70,33 @@ public struct PostgresStoreConfiguration: DataStoreConfiguration {
         self.historyRetention = historyRetention
         self.connectTimeout = connectTimeout
     }
+
+    /// The configuration without its password: user, server, database, namespace, options.
+    public var description: String {
+        "postgres://\(user)\(password == nil ? "" : ":***")@\(host):\(port)/\(database)?schema=\(namespace)"
+            + (allowsSave ? "" : "&read-only=true")
+    }
+
+    public var debugDescription: String { "PostgresStoreConfiguration(\(description), name: \(name))" }
+
+    /// What `dump` and the debugger show: every field, the password as `***`.
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "name": name, "host": host, "port": port, "user": user, "password": password.map { _ in "***" } as Any,
+            "database": database, "namespace": namespace, "schema": schema as Any, "allowsSave": allowsSave,
+            "historyRetention": historyRetention, "connectTimeout": connectTimeout,
+        ])
+    }
+
+    /// Throws unless ``connectTimeout`` is more than zero and at most ``longestConnectTimeout``
+    /// (a longer wait overflows the driver's nanoseconds, and no one waits that long).
+    func checkConnectTimeout() throws {
+        guard connectTimeout > .zero, connectTimeout <= Self.longestConnectTimeout else {
+            throw DataStoreError(.invalidConfiguration,
+                "The connectTimeout \(connectTimeout) of \(name) must be more than zero and at most a day (connect-timeout in a location: "
+                + "seconds, or a number with s, m, h or d, such as 5s).")
+        }
+    }
 }
 
 extension PostgresStoreConfiguration: LocatableStoreConfiguration {
@@ -74,7 +108,10 @@ extension PostgresStoreConfiguration: LocatableStoreConfiguration {
         + "retention-transactions, retention-age such as 30d, read-only=true, connect-timeout such as 5s)"
 
     /// Reads `postgres://user:password@host:port/database?schema=…&retention-transactions=…`.
-    /// - Throws: `DataStoreError` `.invalidConfiguration` naming what is missing or malformed.
+    /// `read-only` takes `true`, `yes`, `1` or `false`, `no`, `0` in any case;
+    /// `connect-timeout` is more than zero and at most a day.
+    /// - Throws: `DataStoreError` `.invalidConfiguration` naming what is missing or malformed,
+    ///   the location shown with its password as `***`.
     public init(location: StoreLocation) throws {
         try location.allowOnly(["schema", "retention-transactions", "retention-age", "read-only", "connect-timeout"])
         let example = "write postgres://USER:PASSWORD@HOST:PORT/DATABASE, for example postgres://app:secret@127.0.0.1:5432/trips"
@@ -92,12 +129,16 @@ extension PostgresStoreConfiguration: LocatableStoreConfiguration {
             throw DataStoreError(.invalidConfiguration, "'\(location)' names no database (or more than one path component): \(example).")
         }
         let timeout = try location.duration("connect-timeout") ?? 10
+        guard timeout > 0, timeout <= 86_400 else {
+            throw DataStoreError(.invalidConfiguration,
+                "The option connect-timeout=\(location.options["connect-timeout"] ?? "") in '\(location)' must be more than zero and at most a day, such as 5s.")
+        }
         self.init(
             host: host, port: components.port ?? 5432, user: user, password: components.password,
             database: database, namespace: location.options["schema"] ?? "public",
-            allowsSave: location.options["read-only"] != "true",
+            allowsSave: !(try location.boolean("read-only") ?? false),
             historyRetention: HistoryRetention(maximumTransactions: try location.integer("retention-transactions"),
                                                maximumAge: try location.duration("retention-age")),
-            connectTimeout: .milliseconds(Int64(timeout * 1000)))
+            connectTimeout: .milliseconds(Int64((timeout * 1000).rounded())))
     }
 }

@@ -2,7 +2,9 @@ import Foundation
 import StoreProtocol
 
 /// How the `_pk` column spells a primary key: a `UUID` (the usual key) as its 36 characters,
-/// upper-case as `uuidString` writes them; any other value in the snapshot JSON codec.
+/// upper-case as `uuidString` writes them; any other value's canonical form
+/// (`SnapshotValue.canonical`) in the snapshot JSON codec, so that keys Swift finds equal
+/// (`"café"` precomposed and decomposed, `0.0` and `-0.0`) are one row, as in every store.
 ///
 /// The two cannot be confused: JSON text of 36 bytes never has dashes at offsets 8, 13, 18 and
 /// 23 between hexadecimal digits (a string starts with a quote, a number has at most an exponent's
@@ -16,10 +18,23 @@ enum PrimaryKeyText {
     }
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
+    /// The longest `_pk` text, in UTF-8 bytes: the primary key's index holds the text, and
+    /// PostgreSQL's B-tree entries hold at most about 2,700 bytes.
+    static let maximumBytes = 2_000
+
     /// A primary key as `_pk` text.
-    /// - Throws: `DataStoreError` `.unsupportedValue` for a value the JSON codec cannot hold.
+    /// - Throws: `DataStoreError` `.unsupportedValue` for a value the JSON codec cannot hold, or
+    ///   an id longer than ``maximumBytes`` in JSON.
     static func text(_ key: SnapshotValue) throws -> String {
-        guard case .uuid(let uuid) = key else { return try EntityTable.json(key) }
+        guard case .uuid(let uuid) = key else {
+            let text = try EntityTable.json(key.canonical)
+            guard text.utf8.count <= maximumBytes else {
+                throw DataStoreError(.unsupportedValue,
+                    "A model's id is \(text.utf8.count) bytes long; PostgresStore keeps ids of up to \(maximumBytes) bytes (in JSON), "
+                    + "the most that PostgreSQL's index of them holds. Use a shorter id (a UUID, or a hash of the long value); nothing was saved.")
+            }
+            return text
+        }
         return withUnsafeBytes(of: uuid.uuid) { bytes in
             String(unsafeUninitializedCapacity: 36) { output in
                 var position = 0

@@ -65,6 +65,10 @@ struct TableAlteration {
         guard entity == new.entityName, kinds == expected else { return nil }
         let renamed = old.uniqueConstraints.map { $0.map { names[$0] ?? "" } }
         guard renamed == new.uniqueConstraints else { return nil }
+        // A `String` column that becomes indexed keeps its longest strings in `_rest` from now on
+        // (``EntityTable/Column/longestIndexedString``): a move between a column and `_rest`.
+        let wasIndexed = Set(old.indexedColumns.map { names[$0.name] ?? "" })
+        guard !new.indexedColumns.contains(where: { $0.kind == .string && !wasIndexed.contains($0.name) }) else { return nil }
         self.steps = steps
         indexesChange = old.indexedColumns.map { names[$0.name] ?? "" } != new.indexedColumns.map(\.name)
     }
@@ -104,12 +108,14 @@ struct TableAlteration {
             }
         }
         if indexesChange {
-            // Every index but the primary key's and the unique columns', made again.
-            add("""
-                DO $$ DECLARE i regclass; BEGIN FOR i IN SELECT indexrelid::regclass FROM pg_index \
-                WHERE indrelid = '\(table.replacingOccurrences(of: "'", with: "''"))'::regclass AND NOT indisunique AND NOT indisprimary \
-                LOOP EXECUTE 'DROP INDEX ' || i; END LOOP; END $$
-                """)
+            // Every index but the primary key's and the unique columns' (exclusion constraints), made again.
+            // DO takes its code as a string constant: quoted as one, so that a `$$` or `'` in the
+            // table's name cannot end it.
+            add("DO " + SQLName.literal("""
+                DECLARE i regclass; BEGIN FOR i IN SELECT indexrelid::regclass FROM pg_index \
+                WHERE indrelid = \(SQLName.regclass(table)) AND NOT indisunique AND NOT indisprimary AND NOT indisexclusion \
+                LOOP EXECUTE 'DROP INDEX ' || i; END LOOP; END
+                """))
             for statement in new.indexStatements() { add(statement) }
         }
         return statements

@@ -165,7 +165,7 @@ struct ColumnStorageTests {
         ]
     }
 
-    @Test("Comparisons of every query type, contains and sorts render whole as SQL; NaN, string operations and ?? do not")
+    @Test("Comparisons of every query type, contains and sorts render whole as SQL; string operations and ?? do not; NaN never reaches SQL")
     func whatRenders() throws {
         let store = try Self.store()
         let table = try store.table(PGRow.entityName)
@@ -177,7 +177,6 @@ struct ColumnStorageTests {
         }
         let notANumber = Double.nan, a = "a", nul = "\u{0}x"
         let refused: [(String, Predicate<PGRow>)] = [
-            ("score == NaN", #Predicate { $0.score == notANumber }),
             ("name.contains(a)", #Predicate { $0.name.contains(a) }),
             ("nickname ?? a == a", #Predicate { ($0.nickname ?? a) == a }),
             ("name == a NUL character", #Predicate { $0.name == nul }),
@@ -187,6 +186,10 @@ struct ColumnStorageTests {
             var renderer = SQLQueryRenderer(table: table)
             if case .expression(let expression) = query.filter { #expect(renderer.render(expression) == nil, "\(text)") }
         }
+        // A comparison with a NaN constant is folded to a constant before any store sees it
+        // (FetchQuery), so SQL, which finds NaN equal to itself, never compares with one.
+        let withNaN = DataStoreFetchRequest(descriptor: FetchDescriptor(predicate: #Predicate<PGRow> { $0.score == notANumber })).query
+        #expect(withNaN.filter == .expression(.constant(.bool(false))))
         var renderer = SQLQueryRenderer(table: table)
         if case .keys(let keys) = DataStoreFetchRequest(descriptor: FetchDescriptor<PGRow>(sortBy: [SortDescriptor(\.token)])).query.sort {
             #expect(renderer.renderSort(keys) == nil, "sort by UUID")

@@ -27,6 +27,21 @@ struct PrimaryKeyTextTests {
         }
     }
 
+    @Test("Keys Swift finds equal have one text: precomposed and decomposed strings, 0.0 and -0.0, 2 and 2.0")
+    func equalKeysOneText() throws {
+        let pairs: [(SnapshotValue, SnapshotValue)] = [
+            (.string("caf\u{E9}"), .string("cafe\u{301}")), (.double(0), .double(-0.0)), (.int(2), .double(2)),
+            (.array([.string("\u{C5}"), .double(-0.0)]), .array([.string("A\u{30A}"), .int(0)])),
+        ]
+        for (a, b) in pairs {
+            #expect(a == b)
+            #expect(try PrimaryKeyText.text(a) == PrimaryKeyText.text(b), "\(a) and \(b)")
+            #expect(try PrimaryKeyText.key(Array(PrimaryKeyText.text(b).utf8), table: "t") == b)
+        }
+        #expect(try PrimaryKeyText.text(.string("e")) != PrimaryKeyText.text(.string("\u{E9}")))
+        #expect(try PrimaryKeyText.text(.double(0.5)) != PrimaryKeyText.text(.double(-0.5)))
+    }
+
     @Test("Text that is neither spelling is a corrupt store, not a key", arguments: [
         "ZZZZZZZZ-ZZZZ-ZZZZ-ZZZZ-ZZZZZZZZZZZZ", "01234567-89AB-CDEF-0123-456789ABCDE", "01234567+89AB-CDEF-0123-456789ABCDEF", "{", "",
     ])
