@@ -17,7 +17,7 @@ public enum ConformanceSuite {
         CRUDCases.all + TypeCases.all + FetchCases.all + IdentityCases.all + SaveCases.all + ErrorCases.all
             + InsertOnlyCases.all + HistoryCases.all + TokenCases.all + MultiStoreCases.all + PersistenceCases.all
             + ConcurrencyCases.all + UpsertCases.all + ScaleCases.all + StoreLevelCases.all + QueryCases.all
-            + RelationshipCases.all + MigrationCases.all
+            + RelationshipCases.all + MigrationCases.all + RelatedUpsertCases.all
     }
 
     /// The cases that apply to a target's capabilities.

@@ -17,6 +17,9 @@ enum Flaw: String, CaseIterable, Sendable {
     case duplicatesInsertsOfAStoredID
     /// Saves inserts and updates but drops deletes.
     case dropsDeletes
+    /// Updates a row's attributes but keeps its stored relationships (a SQL store that updates
+    /// the attribute columns only).
+    case keepsRelationshipsOnUpdate
 }
 
 struct BrokenStoreConfiguration: DataStoreConfiguration {
@@ -69,6 +72,15 @@ final class BrokenStore: DataStore, HistoryProviding {
             }
         }
         if flaw == .dropsDeletes { request.deleted = [] }
+        if flaw == .keepsRelationshipsOnUpdate {
+            request.updated = request.updated.map { snapshot in
+                let id = snapshot.persistentIdentifier
+                guard let entity = schema.entity(named: id.entityName), let stored = storedValues(id) else { return snapshot }
+                var values = snapshot.values
+                for relationship in entity.relationships { values[relationship.name] = stored[relationship.name] }
+                return DefaultSnapshot(persistentIdentifier: id, values: values)
+            }
+        }
         return try inner.save(request)
     }
 
@@ -89,6 +101,15 @@ final class BrokenStore: DataStore, HistoryProviding {
     func deleteHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws { try inner.deleteHistory(descriptor) }
 
     func currentHistoryToken() throws -> DefaultHistoryToken? { try inner.currentHistoryToken() }
+
+    private func storedValues(_ id: PersistentIdentifier) -> [String: SnapshotValue]? {
+        guard let type = schema.entity(named: id.entityName)?.modelType else { return nil }
+        func run<T: PersistentModel>(_ type: T.Type) -> [String: SnapshotValue]? {
+            (try? inner.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<T>())))?.fetchedSnapshots
+                .first { $0.persistentIdentifier == id }?.values
+        }
+        return run(type)
+    }
 
     private func isStored(_ id: PersistentIdentifier) -> Bool {
         guard let type = schema.entity(named: id.entityName)?.modelType else { return false }

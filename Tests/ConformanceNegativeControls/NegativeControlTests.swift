@@ -14,6 +14,7 @@ import Testing
         .reversesChanges: "history/changesKeepTheOrderTheyWereMade",
         .duplicatesInsertsOfAStoredID: "upserts/anInsertWithAStoredIDUpdatesThatModel",
         .dropsDeletes: "crud/deletesAreSaved",
+        .keepsRelationshipsOnUpdate: "upserts/aCollisionWithAStoredModelWithRelatedModelsUpdatesItRelationshipsIncluded",
     ]
 
     @Test(arguments: Flaw.allCases)

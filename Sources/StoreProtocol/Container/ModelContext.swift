@@ -17,10 +17,12 @@ public final class ModelContext {
     /// The container whose stores this context reads and writes.
     public let container: ModelContainer
     /// Recorded as the author of every history transaction this context saves.
-    public var author: String?
+    public var author: String? {
+        didSet { registrations.author = author }
+    }
 
-    let editingID = EditingState.makeID()
-    var registrations = RegistrationTable()
+    let editingID: UUID
+    var registrations: RegistrationTable
     /// How many models the last pass over every registration left (``forgetModelsNoOneHolds()``).
     var countAfterFullSweep = 0
     /// The models the last save sent or found unchanged: once saved, a watched model is settled,
@@ -38,10 +40,13 @@ public final class ModelContext {
     /// A context on `container`'s stores, holding no model yet. Cheap: make one per task.
     public init(_ container: ModelContainer) {
         self.container = container
+        editingID = EditingState.makeID()
+        registrations = RegistrationTable(context: editingID, container: container)
     }
 
     deinit {
         for observer in saveObservers { observer.finish() }
+        registrations.releaseAll()
     }
 
     var editingState: EditingState { EditingState(id: editingID, author: author) }
@@ -189,7 +194,7 @@ public final class ModelContext {
             if let predicate {
                 guard let model = registration.model as? T, (try? predicate.evaluate(model)) == true else { continue }
             }
-            registrations[id] = nil
+            registrations.forgetDeleted(id)
         }
     }
 
@@ -354,6 +359,11 @@ public final class ModelContext {
         }
         try processPendingChanges()
         forgetModelsNoOneHolds()
+        if try mergeInsertsIntoStoredModels() {
+            // The stored models took new relationships: their former and new members follow.
+            keepInversesInStep()
+            try applyDeleteRules()
+        }
         var plans: [Int: Plan] = [:]
         for registration in registrations.mayHaveChanged() {
             let storeIndex = try container.storeIndex(forEntityNamed: registration.entity.name)
@@ -381,7 +391,6 @@ public final class ModelContext {
             }
         }
         for storeIndex in plans.keys { try requireWritable(storeIndex) }
-        try refuseInsertsCollidingWithHeldModels(plans)
         postWillSave()
         var summary = SaveSummary()
         // Posted for what the stores took, also when a later store throws.
@@ -404,37 +413,6 @@ public final class ModelContext {
         }
         try resolvePendingRelationships()   // models a collision re-registered
         refreshUndoCheckpoint()
-    }
-
-    /// Refuses inserts that a unique constraint would make updates of a stored model this context
-    /// holds as another instance: the store would update it, and the instance held would be
-    /// dropped from the context with its changes. A collision with a model the context does not
-    /// hold becomes an update, as SwiftData's.
-    /// - Complexity: O(*r*) for *r* registered models of the inserted models' entities with
-    ///   unique constraints; nothing without such inserts.
-    private func refuseInsertsCollidingWithHeldModels(_ plans: [Int: Plan]) throws {
-        let inserts = plans.values.flatMap(\.inserted).filter { !$0.0.entity.uniqueConstraints.isEmpty }
-        guard !inserts.isEmpty else { return }
-        let entities = Set(inserts.map(\.0.entity.name))
-        let updated = Dictionary(plans.values.flatMap(\.updated).map { ($0.1.persistentIdentifier, $0.1.values) }, uniquingKeysWith: { a, _ in a })
-        var held: [String: [[SnapshotValue]: PersistentIdentifier]] = [:]
-        for (id, registration) in registrations.byIdentifier where registration.state == .persisted && entities.contains(registration.entity.name) {
-            guard let values = updated[id] ?? registration.baseline else { continue }
-            for index in registration.entity.uniqueConstraints.indices {
-                guard let key = registration.entity.uniqueKey(index, in: values) else { continue }
-                held["\(registration.entity.name)#\(index)", default: [:]][key] = id
-            }
-        }
-        for (registration, snapshot) in inserts {
-            for (index, constraint) in registration.entity.uniqueConstraints.enumerated() {
-                guard let key = registration.entity.uniqueKey(index, in: snapshot.values),
-                      let other = held["\(registration.entity.name)#\(index)"]?[key] else { continue }
-                throw DataStoreError(.constraintViolation,
-                    "Inserting \(snapshot.persistentIdentifier) would update \(other) (the same \(constraint.joined(separator: ", "))), "
-                    + "which this context holds as another instance; that instance would stop being tracked and its changes "
-                    + "would be lost. Change the instance the context holds, or delete it first; nothing was saved.")
-            }
-        }
     }
 
     private func send(_ plan: Plan, to store: any DataStore) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
@@ -479,7 +457,7 @@ public final class ModelContext {
             // Armed before its values were read; values the store changed are compared again.
             registration.settledWhileArmed = stored == nil
         }
-        for (_, snapshot) in plan.deleted { registrations[snapshot.persistentIdentifier] = nil }
+        for (_, snapshot) in plan.deleted { registrations.forgetDeleted(snapshot.persistentIdentifier) }
     }
 }
 
