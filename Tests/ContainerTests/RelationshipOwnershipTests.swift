@@ -170,3 +170,22 @@ import Testing
         #expect(try ModelContext(container).fetch(FetchDescriptor<SuiteBucketItem>()).first?.voyage?.name == "back")
     }
 }
+
+extension RelationshipOwnershipTests {
+    @Test func insertingAModelOfAnotherContainerIsRefused() throws {
+        let mine = try Self.container(), theirs = try Self.container()
+        let theirContext = ModelContext(theirs)
+        let voyage = SuiteVoyage(name: "theirs")
+        theirContext.insert(voyage)
+        try theirContext.save()
+        let context = ModelContext(mine)
+        context.insert(voyage)
+        let error = try #require(throws: ModelContextError.self) { try context.save() }
+        #expect(error.code == .modelOfAnotherContext)
+        #expect(error.message.contains("\(voyage.persistentModelID)") && error.message.contains("another container"), "\(error.message)")
+        #expect(try Self.count(SuiteVoyage.self, in: mine) == 0)
+        context.rollback()
+        try context.save()
+        #expect(try Self.count(SuiteVoyage.self, in: mine) == 0)
+    }
+}

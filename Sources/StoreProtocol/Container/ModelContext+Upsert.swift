@@ -14,7 +14,8 @@ import Foundation
 /// hand; a cascade rule does not delete them), its new ones name it.
 extension ModelContext {
     /// Merges every inserted model that collides on a unique constraint with a model this
-    /// context holds, or, for an entity with relationships, with a stored row, into that model.
+    /// context holds (stored, or inserted earlier in this save), or, for an entity with
+    /// relationships, with a stored row, into that model.
     /// Returns whether it merged any (inverses and delete rules then need another pass).
     /// - Complexity: O(*r*) for *r* registered models of the inserted models' entities, plus one
     ///   store fetch per inserted model of an entity with both unique constraints and
@@ -44,7 +45,11 @@ extension ModelContext {
                 target = try storedModel(matching: values, of: insert)
                 if let target { hold(target, values: try target.currentValues()) }
             }
-            guard let target, target !== insert else { continue }
+            guard let target, target !== insert else {
+                // A later insert of the same values in this save updates this one: the last wins.
+                hold(insert, values: values)
+                continue
+            }
             try merge(insert, into: target)
             merged = true
         }

@@ -126,12 +126,20 @@ public final class ModelContext {
     // MARK: Tracking
 
     /// Registers a new model to be inserted at the next ``save()``, with the models its
-    /// relationships hold that the context does not hold yet. Inserting a registered model
-    /// again does nothing; inserting a deleted one cancels its deletion. A model with the id (or
-    /// the unique values) of a stored one updates the stored one when saved, unless this context
-    /// holds the stored one as another instance: then ``save()`` throws
-    /// ``DataStoreError/Code/constraintViolation`` and saves nothing, since the held instance
-    /// would stop being tracked.
+    /// relationships hold that the context does not hold yet (a model another context tracks,
+    /// or one deleted and saved, makes ``save()`` throw; see ``processPendingChanges()``).
+    /// Inserting a registered model again does nothing; inserting a deleted one cancels its
+    /// deletion, and inserting one deleted and saved stores it again.
+    ///
+    /// A model with the id or the unique values of a stored one updates the stored one when
+    /// saved (SwiftData's upsert), and the inserted instance then stands for it (takes its id).
+    /// When this context holds the stored model, or the model has relationships, the stored
+    /// model (the instance held, or the one a fetch by the unique values finds) takes the
+    /// inserted values, relationships included: the held instance stays tracked and shows them,
+    /// the stored model's former related models stay stored and no longer name it, and the
+    /// inserted instance is no longer tracked (change the stored one). Inserting a second
+    /// instance with the id of a model the context holds makes ``save()`` throw
+    /// ``DataStoreError/Code/constraintViolation``: the context holds one instance per id.
     public func insert<T: PersistentModel>(_ model: T) {
         let id = model.persistentModelID
         if let existing = registrations[id], existing.model === model {
@@ -142,6 +150,15 @@ public final class ModelContext {
             // Replacing the registration would leave the instance the caller holds untracked:
             // its later changes would be lost. save() refuses instead.
             secondInstances.append(id)
+            return
+        }
+        if let owner = ModelOwnership.owner(of: model), owner.context != nil, owner.container !== container {
+            // Stored here, it would be tracked by two contexts and its changes would reach both stores.
+            foreignInserts.append(ModelContextError(.modelOfAnotherContext,
+                "\(id) is tracked by \(owner.contextDescription) of another container (its stores: "
+                + "\(Self.describeStores(of: owner.container))); inserting it here would copy it into "
+                + "\(Self.describeStores(of: container)) and leave one instance tracked by two contexts. Insert a new model "
+                + "with its values; nothing was saved."))
             return
         }
         guard let entity = container.schema.entity(for: T.self) else {
@@ -159,6 +176,8 @@ public final class ModelContext {
     /// Identifiers of models inserted while the context held another instance of them; `save()`
     /// throws for them.
     private var secondInstances: [PersistentIdentifier] = []
+    /// Models of another container inserted here; `save()` throws for them.
+    private var foreignInserts: [ModelContextError] = []
 
     /// Marks a model for deletion at the next ``save()``. Deleting a model inserted since the last
     /// save just forgets it.
@@ -272,6 +291,7 @@ public final class ModelContext {
     public func rollback() {
         unknownInserts.removeAll()
         secondInstances.removeAll()
+        foreignInserts.removeAll()
         undo?.manager.removeAllActions()
         undo?.checkpoint.removeAll()
         for registration in registrations.mayHaveChanged(inOrder: false) {
@@ -345,12 +365,18 @@ public final class ModelContext {
     /// history transaction. Nothing is sent when nothing changed. Posts ``willSave`` before
     /// sending and ``didSave`` (and yields to ``didSaveSummaries()``) after, with what was saved.
     ///
+    /// Before sending, it brings relationships in order (``processPendingChanges()``) and makes
+    /// the unique-constraint upserts the context must make itself (see ``insert(_:)``).
+    ///
     /// - Throws: ``DataStoreError/Code/readOnly`` (nothing sent), ``DataStoreError/Code/unknownEntity``,
-    ///   or what a store throws. A store that throws is left as it was and this context keeps the
-    ///   changes meant for it; with several stores, stores saved before the failing one keep
-    ///   their saves.
+    ///   ``DataStoreError/Code/constraintViolation`` for a second instance of a held model,
+    ///   ``ModelContextError/Code/modelOfAnotherContext`` for an inserted model of another
+    ///   container, what ``processPendingChanges()`` throws (nothing sent), or what a store
+    ///   throws. A store that throws is left as it was and this context keeps the changes meant
+    ///   for it; with several stores, stores saved before the failing one keep their saves.
     public func save() throws {
         if let unknown = unknownInserts.first { throw DataStoreError.unknownEntity(unknown, in: container.schema) }
+        if let refusal = foreignInserts.first { throw refusal }
         if let id = secondInstances.first {
             throw DataStoreError(.constraintViolation,
                 "A model inserted as \(id) is another instance of a model this context holds; saving it would leave that "
