@@ -99,6 +99,23 @@ enum RelatedUpsertCases {
             try checkEqual(stored.map { $0.stops.map(\.place) }, [["A2"], ["B2"], ["C2"]], "each took the imported stops")
             try checkEqual(held.stops.map(\.place), ["A2"], "the held instance shows its new stops")
         },
+        ConformanceCase(area: "upserts", name: "twoInsertsOfTheSameUniqueValuesWithRelatedModelsInOneSaveStoreTheLast",
+                        requires: .updates) { target in
+            let container = try target.makeContainer()
+            let context = ModelContext(container)
+            let first = SuiteExpedition(name: "Iceland", note: "first")
+            first.stops = [SuiteStop(place: "Geysir")]
+            let second = SuiteExpedition(name: "Iceland", note: "second")
+            second.stops = [SuiteStop(place: "Lagoon")]
+            context.insert(first)
+            context.insert(second)
+            try context.save()
+            let fresh = ModelContext(container)
+            let stored = try fresh.fetch(FetchDescriptor<SuiteExpedition>())
+            try checkEqual(stored.map(\.note), ["second"], "one expedition, with the last inserted values")
+            try checkEqual(stored.first?.stops.map(\.place), ["Lagoon"], "its stops are the last inserted ones")
+            try checkEqual(try fresh.fetchCount(FetchDescriptor<SuiteStop>()), 2, "both stops are stored")
+        },
     ]
 
     /// Saves an expedition with stops named `stops`, in a context of its own.

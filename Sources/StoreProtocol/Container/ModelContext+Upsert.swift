@@ -88,7 +88,16 @@ extension ModelContext {
         try target.model.assignValues(values)
         for relationship in target.entity.relationships {
             guard let access = target.entity.relationshipAccess[relationship.name] else { continue }
-            access.setMembers(target.model, access.members(insert.model))
+            let incoming = access.members(insert.model)
+            // Former members let go of it here: the inverse pass would otherwise take their side
+            // (a model inserted in this save has no stored relationships to compare with).
+            if let inverse = relationship.inverse,
+               let inverseAccess = container.schema.entity(named: relationship.destination)?.relationshipAccess[inverse] {
+                for former in access.members(target.model) where !incoming.contains(where: { $0 === former }) {
+                    inverseAccess.remove(former, target.model)
+                }
+            }
+            access.setMembers(target.model, incoming)
         }
         let inserted = insert.model
         registrations[inserted.persistentModelID] = nil
