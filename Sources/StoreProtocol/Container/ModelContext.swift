@@ -133,13 +133,15 @@ public final class ModelContext {
     ///
     /// A model with the id or the unique values of a stored one updates the stored one when
     /// saved (SwiftData's upsert), and the inserted instance then stands for it (takes its id).
-    /// When this context holds the stored model, or the model has relationships, the stored
-    /// model (the instance held, or the one a fetch by the unique values finds) takes the
-    /// inserted values, relationships included: the held instance stays tracked and shows them,
-    /// the stored model's former related models stay stored and no longer name it, and the
-    /// inserted instance is no longer tracked (change the stored one). Inserting a second
-    /// instance with the id of a model the context holds makes ``save()`` throw
-    /// ``DataStoreError/Code/constraintViolation``: the context holds one instance per id.
+    /// When this context holds the stored model, or the unique values match and the model has
+    /// relationships, the stored model (the instance held, or the one a fetch by the unique
+    /// values finds, one fetch per such insert) takes the inserted values, relationships
+    /// included: the held instance stays tracked and shows them, the stored model's former
+    /// related models stay stored and no longer name it, and the inserted instance is no longer
+    /// tracked (change the stored one). Inserting a second instance with the id of a model the
+    /// context holds makes ``save()`` throw ``DataStoreError/Code/constraintViolation`` (the
+    /// context holds one instance per id), and so does the store for a model with relationships
+    /// whose id alone matches a stored one with other related models.
     public func insert<T: PersistentModel>(_ model: T) {
         let id = model.persistentModelID
         if let existing = registrations[id], existing.model === model {

@@ -10,17 +10,23 @@ import Foundation
 /// With it, ``ModelContext/processPendingChanges()`` refuses them
 /// (``ModelContextError/Code/modelOfAnotherContext``, ``ModelContextError/Code/deletedModel``).
 ///
-/// Entries hold their model weakly: an entry whose model is gone is stale (its address may be
-/// reused) and is dropped when the table has doubled since it last dropped them.
+/// An entry is keyed by the model's address. While a context tracks the model it holds it, so
+/// the address is its own; the context releases the entry whenever it lets the model go
+/// (``RegistrationTable``). A deleted model's entry holds the model weakly instead (no context
+/// holds it any more, and its address may be reused once it is gone); such entries are dropped
+/// when the table has doubled since it last dropped them. Tracking costs no weak reference,
+/// which would give every registered model a side-table allocation.
 /// - Complexity: O(1) amortized per registration, under one process-wide lock.
 enum ModelOwnership {
     /// The context that tracks a model, or the container whose store it was deleted from.
     struct Owner: @unchecked Sendable {
-        // @unchecked: `model` is only compared by identity; a weak load is thread-safe.
-        weak var model: AnyObject?
+        // @unchecked: `deleted` is only compared by identity; a weak load is thread-safe.
         /// The tracking context's ``ModelContext/editingID``; `nil` once the model was deleted
         /// and saved.
         var context: UUID?
+        /// The model, once deleted and saved: held weakly, to tell it from a later object at
+        /// its address.
+        weak var deleted: AnyObject?
         /// The author the context had when it took the model, for messages.
         var author: String?
         weak var container: ModelContainer?
@@ -37,7 +43,7 @@ enum ModelOwnership {
 
         mutating func pruneIfGrown() {
             guard owners.count >= 2 * max(countAfterPruning, 1_024) else { return }
-            owners = owners.filter { $0.value.model != nil }
+            owners = owners.filter { $0.value.context != nil || $0.value.deleted != nil }
             countAfterPruning = owners.count
         }
     }
@@ -47,7 +53,7 @@ enum ModelOwnership {
     /// Records that `context` tracks `model`.
     static func track(_ model: AnyObject, by context: UUID, author: String?, in container: ModelContainer) {
         table.withLock { table in
-            table.owners[ObjectIdentifier(model)] = Owner(model: model, context: context, author: author, container: container)
+            table.owners[ObjectIdentifier(model)] = Owner(context: context, author: author, container: container)
             table.pruneIfGrown()
         }
     }
@@ -57,9 +63,10 @@ enum ModelOwnership {
     static func release(_ model: AnyObject, by context: UUID, deleted: Bool = false) {
         table.withLock { table in
             let key = ObjectIdentifier(model)
-            guard let owner = table.owners[key], owner.model === model, owner.context == context else { return }
+            guard let owner = table.owners[key], owner.context == context else { return }
             if deleted {
                 table.owners[key]?.context = nil
+                table.owners[key]?.deleted = model
             } else {
                 table.owners[key] = nil
             }
@@ -71,7 +78,7 @@ enum ModelOwnership {
         table.withLock { table in
             for model in models {
                 let key = ObjectIdentifier(model)
-                if let owner = table.owners[key], owner.model === model, owner.context == context { table.owners[key] = nil }
+                if let owner = table.owners[key], owner.context == context { table.owners[key] = nil }
             }
         }
     }
@@ -80,7 +87,7 @@ enum ModelOwnership {
     /// that every context that tracked it let go.
     static func owner(of model: AnyObject) -> Owner? {
         table.withLock { table in
-            guard let owner = table.owners[ObjectIdentifier(model)], owner.model === model else { return nil }
+            guard let owner = table.owners[ObjectIdentifier(model)], owner.context != nil || owner.deleted === model else { return nil }
             return owner
         }
     }
