@@ -2,7 +2,7 @@ import Foundation
 import StoreProtocol
 
 /// An expedition: a unique name and a to-many relationship, so that a colliding insert is an
-/// upsert of a model with related models (the upsert cases of ``RelatedUpsertCases``).
+/// upsert of a model with related models (the upsert cases of `RelatedUpsertCases`).
 public final class SuiteExpedition: PersistentModel {
     public var id = UUID()
     /// The unique value: an expedition inserted with a stored name updates the stored one.
