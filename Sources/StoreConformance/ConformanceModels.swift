@@ -6,7 +6,8 @@ public enum ConformanceModels {
     /// Every model the suite uses.
     public static var types: [any PersistentModel.Type] {
         [SuiteTrip.self, SuiteAllTypes.self, SuiteReading.self, SuiteMember.self, SuiteQueryRow.self,
-         SuiteVoyage.self, SuiteBucketItem.self, SuiteAccommodation.self, SuiteGuide.self, SuiteTag.self]
+         SuiteVoyage.self, SuiteBucketItem.self, SuiteAccommodation.self, SuiteGuide.self, SuiteTag.self,
+         SuiteExpedition.self, SuiteStop.self]
     }
     /// A schema of all of ``types``: what the suite's containers open their stores with.
     public static var schema: Schema { Schema(types) }

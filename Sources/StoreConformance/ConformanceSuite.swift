@@ -20,6 +20,7 @@ public enum ConformanceSuite {
             + RelationshipCases.all + MigrationCases.all
             + ConcurrentChangeCases.all
             + KeyEqualityCases.all
+            + RelationshipCases.all + MigrationCases.all + RelatedUpsertCases.all
     }
 
     /// The cases that apply to a target's capabilities.

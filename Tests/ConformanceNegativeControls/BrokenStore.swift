@@ -23,6 +23,9 @@ enum Flaw: String, CaseIterable, Sendable {
     /// Keys rows by the bytes of their key, as a table keyed by its text does: an insert whose
     /// key equals a stored one in another spelling (`"café"` decomposed, `-0.0`) is a second row.
     case keysRowsBySpelling
+    /// Updates a row's attributes but keeps its stored relationships (a SQL store that updates
+    /// the attribute columns only).
+    case keepsRelationshipsOnUpdate
 }
 
 struct BrokenStoreConfiguration: DataStoreConfiguration {
@@ -90,6 +93,15 @@ final class BrokenStore: DataStore, HistoryProviding {
         }
         if flaw == .dropsDeletes { request.deleted = [] }
         if flaw == .writesWholeSnapshots { request.updatedAttributes = [:] }
+        if flaw == .keepsRelationshipsOnUpdate {
+            request.updated = request.updated.map { snapshot in
+                let id = snapshot.persistentIdentifier
+                guard let entity = schema.entity(named: id.entityName), let stored = storedValues(id) else { return snapshot }
+                var values = snapshot.values
+                for relationship in entity.relationships { values[relationship.name] = stored[relationship.name] }
+                return DefaultSnapshot(persistentIdentifier: id, values: values)
+            }
+        }
         return try inner.save(request)
     }
 
@@ -110,6 +122,15 @@ final class BrokenStore: DataStore, HistoryProviding {
     func deleteHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws { try inner.deleteHistory(descriptor) }
 
     func currentHistoryToken() throws -> DefaultHistoryToken? { try inner.currentHistoryToken() }
+
+    private func storedValues(_ id: PersistentIdentifier) -> [String: SnapshotValue]? {
+        guard let type = schema.entity(named: id.entityName)?.modelType else { return nil }
+        func run<T: PersistentModel>(_ type: T.Type) -> [String: SnapshotValue]? {
+            (try? inner.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<T>())))?.fetchedSnapshots
+                .first { $0.persistentIdentifier == id }?.values
+        }
+        return run(type)
+    }
 
     private func isStored(_ id: PersistentIdentifier) -> Bool {
         storedIdentifiers(of: id.entityName).contains(id)

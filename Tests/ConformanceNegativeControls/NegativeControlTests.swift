@@ -16,6 +16,7 @@ import Testing
         .dropsDeletes: "crud/deletesAreSaved",
         .writesWholeSnapshots: "merging/twoContextsChangingDifferentAttributesKeepBoth",
         .keysRowsBySpelling: "keys/aStringKeyInAnotherNormalizationFormIsTheSameModel",
+        .keepsRelationshipsOnUpdate: "upserts/aCollisionWithAStoredModelWithRelatedModelsUpdatesItRelationshipsIncluded",
     ]
 
     @Test(arguments: Flaw.allCases)

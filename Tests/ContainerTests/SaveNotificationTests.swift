@@ -87,21 +87,32 @@ final class NotifiedMember: PersistentModel {
         return member.persistentModelID
     }
 
-    /// A colliding insert while the context holds the stored instance would untrack that instance:
-    /// refused, nothing saved (the adversary's case: its later changes were lost).
-    @Test func anInsertCollidingWithAHeldModelIsRefused() throws {
+    /// A colliding insert while the context holds the stored instance updates that instance, as
+    /// SwiftData's upsert: it shows the inserted values and stays tracked (the adversary's case
+    /// first: its later changes were lost; then the import case: it was refused).
+    @Test func anInsertCollidingWithAHeldModelUpdatesIt() throws {
         let container = try container()
         let context = ModelContext(container)
         let ana = NotifiedMember(name: "Ana", email: "ana@example.com")
         context.insert(ana)
         try context.save()
-        context.insert(NotifiedMember(name: "Ana again", email: "ana@example.com"))
-        #expect(throws: DataStoreError.constraintViolation) { try context.save() }
-        context.rollback()
+        let updated = Locked<[[PersistentIdentifier]]>([])
+        let observer = NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) { note in
+            let ids = note.userInfo?[ModelContext.NotificationKey.updatedIdentifiers.rawValue] as? [PersistentIdentifier] ?? []
+            updated.withLock { $0.append(ids) }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let again = NotifiedMember(name: "Ana again", email: "ana@example.com")
+        context.insert(again)
+        try context.save()
+        #expect(ana.name == "Ana again", "the held instance shows the inserted values")
+        #expect(updated.withLock { $0 } == [[ana.persistentModelID]], "didSave reports an update of the held model")
+        #expect(context.registeredModel(for: ana.persistentModelID) as NotifiedMember? === ana)
+        #expect(context.registeredModel(for: again.persistentModelID) as NotifiedMember? == nil, "the inserted instance is not tracked")
         ana.name = "Ana María"
         try context.save()
         #expect(try ModelContext(container).fetch(FetchDescriptor<NotifiedMember>()).map(\.name) == ["Ana María"])
-        // Another instance with the held model's id: refused too.
+        // Another instance with the held model's id: refused (the context holds one instance per id).
         let twin = NotifiedMember(name: "Twin", email: "twin@example.com")
         twin.id = ana.id
         context.insert(twin)

@@ -34,6 +34,7 @@ ATTRIBUTE_INDEX = "Sources/StoreBuildingBlocks/AttributeIndex.swift"
 CANDIDATES = "Sources/StoreBuildingBlocks/IndexedCandidates.swift"
 RELATIONSHIPS = "Sources/StoreProtocol/Container/ModelContext+Relationships.swift"
 UNDO = "Sources/StoreProtocol/Container/ModelContext+Undo.swift"
+UPSERT = "Sources/StoreProtocol/Container/ModelContext+Upsert.swift"
 REGISTRATIONS = "Sources/StoreProtocol/Container/RegistrationTable.swift"
 WATCH = "Sources/StoreProtocol/Container/ChangeWatch.swift"
 CHUNKS = "Sources/StoreBuildingBlocks/SortedChunks.swift"
@@ -183,7 +184,13 @@ MUTATIONS = [
       "candidates = try candidates.filter { try SnapshotQuery.matches(predicate, $0.probe) }",
       "candidates = try candidates.filter { try SnapshotQuery.matches(predicate, $0.model) }"),
     m("R08", "context", RELATIONSHIPS, "related new models are not inserted with their owner",
-      "            insertRelatedModels()\n            keepInversesInStep()", "            keepInversesInStep()"),
+      "            if let refusal = insertRelatedModels().first { throw refusal }\n            keepInversesInStep()",
+      "            keepInversesInStep()"),
+    m("R13", "context", RELATIONSHIPS, "a model another context tracks is inserted into this one through a relationship",
+      "                    if let refusal = refusal(of: member, in: relationship, of: registration) {",
+      "                    if false, let refusal = refusal(of: member, in: relationship, of: registration) {"),
+    m("R14", "context", REGISTRATIONS, "a model deleted and saved is forgotten, so a relationship stores it again",
+      "ModelOwnership.release(old.model, by: context, deleted: true)", "ModelOwnership.release(old.model, by: context)"),
 
     # History: tokens, expiry, retention, merging.
     m("H01", "history", HISTORY, "history after a token includes the token's own transaction",
@@ -230,10 +237,15 @@ MUTATIONS = [
       "    public func undo() {\n        context?.closeOpenUndoGroup()\n", "    public func undo() {\n"),
     m("U05", "context", UNDO, "an undo leaves the models it touched out of the checkpoint, so the next save records them as a change",
       "recorder.checkpoint[id] = registrations[id].map { ($0.model, state(of: $0)) }", "recorder.checkpoint[id] = nil"),
-    m("C20", "context", CONTEXT, "a save sends no changed attributes: the store writes whole snapshots (the lost update)",
+    m("C21", "context", CONTEXT, "a save sends no changed attributes: the store writes whole snapshots (the lost update)",
       "plans[storeIndex, default: Plan()].updatedAttributes[id] = Set(changed)", "_ = changed"),
-    m("C17", "context", CONTEXT, "an insert colliding with a held model on a unique constraint untracks the held one",
-      "        try refuseInsertsCollidingWithHeldModels(plans)\n", "\n"),
+    m("C17", "context", UPSERT, "an insert colliding with a held or related stored model is sent to the store as it is",
+      "            guard let target, target !== insert else {",
+      "            guard let target, target !== insert, false else {"),
+    m("C19", "context", CONTEXT, "after an upsert, the stored model's former related models keep naming it",
+      "        if try mergeInsertsIntoStoredModels() {\n", "        if try mergeInsertsIntoStoredModels() && false {\n"),
+    m("C20", "context", UPSERT, "after an upsert, models that named the inserted instance still name it",
+      "members.map { $0 === inserted ? target.model : $0 }", "members.map { $0 }"),
     m("C18", "context", CONTEXT, "a second instance inserted with a held model's id replaces it",
       "            secondInstances.append(id)\n            return\n", "            secondInstances.removeAll()\n"),
     # Watching @Observable models (issue 16): a save skips settled models, so each of these loses a change.
@@ -251,7 +263,7 @@ MUTATIONS = [
       "                registration.deleteOrder = takeOrder()\n                registrations.unsettle(id)\n",
       "                registration.deleteOrder = takeOrder()\n"),
     m("W06", "context", REGISTRATIONS, "a new registration is not counted as unsettled",
-      "                unsettled.insert(identifier)\n            }", "            }"),
+      "                unsettled.insert(identifier)\n                ModelOwnership.track(", "                ModelOwnership.track("),
     m("W07", "context", CONTEXT, "settled models are never looked at again, so those no one holds are never forgotten",
       "if registrations.count >= 2 * max(countAfterFullSweep, 512) {", "if false {"),
     m("W08", "context", WATCH, "a type whose attributes have their own == (Measurement, an id-only ==, a class) is watched",

@@ -105,16 +105,19 @@ extension ModelContext {
     /// the context does not hold yet (as SwiftData inserts them with their owner), sets the
     /// inverse of every relationship changed since the last save, and applies the delete rules
     /// of deleted models (cascades are deleted in the same save, nullified inverses updated).
-    /// - Throws: ``ModelContextError/Code/deleteDenied`` when a deleted model is still related
-    ///   through a ``DeleteRule/deny`` relationship; the models are then as they were, and so is
-    ///   the store.
+    /// - Throws: ``ModelContextError/Code/modelOfAnotherContext`` when a relationship holds a
+    ///   model another context tracks (of this container or another), or another instance of a
+    ///   model this context holds; ``ModelContextError/Code/deletedModel`` when it holds a model
+    ///   deleted from its store by a save; ``ModelContextError/Code/deleteDenied`` when a
+    ///   deleted model is still related through a ``DeleteRule/deny`` relationship. The models
+    ///   are then as they were (but for related new models now inserted), and so is the store.
     ///
     /// With an ``undoManager``, it then closes an undo group with the changes made since the
     /// last one.
     public func processPendingChanges() throws {
         // Nothing to do for a schema without relationships, and no pass over every model.
         if container.schema.entities.contains(where: { !$0.relationships.isEmpty }) {
-            insertRelatedModels()
+            if let refusal = insertRelatedModels().first { throw refusal }
             keepInversesInStep()
             try applyDeleteRules()
         }
@@ -122,26 +125,83 @@ extension ModelContext {
     }
 
     /// Inserts every model reachable through relationships from `start` (every model the
-    /// context holds when `nil`) that the context does not hold.
-    func insertRelatedModels(from start: [Registration]? = nil) {
+    /// context may see changed when `nil`) that the context does not hold, and returns why it
+    /// left out the members it must not insert: a model another context tracks (it would be
+    /// copied into this context's store, or tracked twice), another instance of a model this
+    /// context holds, a model deleted from its store.
+    ///
+    /// A model can be found only through the relationships of models the context holds: a new
+    /// model whose only link is its own to-one (`child.parent = parent` with only `parent`
+    /// inserted) is not reachable, since a plain property tells no one it was set; insert it,
+    /// or add it to the to-many side.
+    @discardableResult
+    func insertRelatedModels(from start: [Registration]? = nil) -> [ModelContextError] {
         var pending = (start ?? registrations.mayHaveChanged()).filter { $0.state != .deleted && !$0.entity.relationships.isEmpty }
+        var refusals: [ModelContextError] = []
         while let registration = pending.popLast() {
             for relationship in registration.entity.relationships {
                 for member in registration.entity.relationshipAccess[relationship.name]?.members(registration.model) ?? [] {
                     let id = member.persistentModelID
                     if let known = registrations[id], known.model === member { continue }
+                    if let refusal = refusal(of: member, in: relationship, of: registration) {
+                        refusals.append(refusal)
+                        continue
+                    }
                     insertAny(member)
                     if let inserted = registrations[id], inserted.model === member { pending.append(inserted) }
                 }
             }
         }
+        return refusals
+    }
+
+    /// Why a model this context does not hold must not enter `relationship` of `owner`'s model,
+    /// or `nil` when it is new to every context and may be inserted with it.
+    private func refusal(of member: any PersistentModel, in relationship: Schema.Relationship,
+                         of owner: Registration) -> ModelContextError? {
+        let id = member.persistentModelID
+        let place = "\(owner.model.persistentModelID)'s relationship `\(relationship.name)`"
+        let other = ModelOwnership.owner(of: member)
+        let here = "this ModelContext (\(editingID)\(author.map { ", author '\($0)'" } ?? ""))"
+        if let other, other.context == nil {
+            let store = other.container === container ? "this container's store" : "the store of another container (\(Self.describeStores(of: other.container)))"
+            return ModelContextError(.deletedModel,
+                "\(place) holds \(id), which was deleted from \(store) and saved; saving it would store the deleted model "
+                + "again. Remove it from the relationship, or insert a new model; nothing was saved.")
+        }
+        if let other, other.container !== container {
+            return ModelContextError(.modelOfAnotherContext,
+                "\(place) holds \(id), which \(other.contextDescription) of another container tracks (its stores: "
+                + "\(Self.describeStores(of: other.container)); this context's: \(Self.describeStores(of: container))); saving it here "
+                + "would copy it into this container's store and leave one instance tracked by two contexts. Relate a model of "
+                + "this container (fetch or insert it in \(here)); nothing was saved.")
+        }
+        if let held = registrations[id], held.model !== member {
+            let whose = other.map { "\($0.contextDescription)'s instance" } ?? "an instance this context does not track"
+            return ModelContextError(.modelOfAnotherContext,
+                "\(place) holds \(whose) of \(id), which \(here) holds as another instance; saving it would leave the two "
+                + "instances disagreeing. Relate the instance this context holds (context.model(for:)); nothing was saved.")
+        }
+        if let other, other.context != editingID {
+            return ModelContextError(.modelOfAnotherContext,
+                "\(place) holds \(id), which \(other.contextDescription) tracks; relating it here would leave one instance "
+                + "tracked by two contexts. Relate this context's instance (context.model(for: \(id))); nothing was saved.")
+        }
+        return nil
+    }
+
+    /// A container's stores, as messages name them.
+    static func describeStores(of container: ModelContainer?) -> String {
+        guard let container else { return "a container no longer open" }
+        func describe<S: DataStore>(_ store: S) -> String { "'\(store.configuration.name)' (\(S.self) \(store.identifier))" }
+        return container.stores.map { describe($0) }.joined(separator: ", ")
     }
 
     /// For each relationship changed since its model's last save (or since it was inserted),
     /// adds the model to the inverse of each new member and removes it from each former one. A
     /// to-one inverse that named another model is taken from it. Deleted models too: a member
     /// taken out before the delete is no longer the delete rule's business.
-    private func keepInversesInStep() {
+    func keepInversesInStep() {
         // A settled model's relationships are as stored: nothing to bring in step.
         for registration in registrations.mayHaveChanged() where !registration.entity.relationships.isEmpty {
             for relationship in registration.entity.relationships {
@@ -169,7 +229,7 @@ extension ModelContext {
     }
 
     /// Cascades deletions, refuses a denied one, and nullifies inverses.
-    private func applyDeleteRules() throws {
+    func applyDeleteRules() throws {
         let deleted = registrations.mayHaveChanged(inOrder: false).filter { $0.state == .deleted }.sorted { $0.deleteOrder < $1.deleteOrder }
         guard deleted.contains(where: { !$0.entity.relationships.isEmpty }) else { return }
         // Everything a cascade reaches, before changing anything, so that a denial changes nothing.

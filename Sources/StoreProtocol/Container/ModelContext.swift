@@ -17,10 +17,12 @@ public final class ModelContext {
     /// The container whose stores this context reads and writes.
     public let container: ModelContainer
     /// Recorded as the author of every history transaction this context saves.
-    public var author: String?
+    public var author: String? {
+        didSet { registrations.author = author }
+    }
 
-    let editingID = EditingState.makeID()
-    var registrations = RegistrationTable()
+    let editingID: UUID
+    var registrations: RegistrationTable
     /// How many models the last pass over every registration left (``forgetModelsNoOneHolds()``).
     var countAfterFullSweep = 0
     /// The models the last save sent or found unchanged: once saved, a watched model is settled,
@@ -38,10 +40,13 @@ public final class ModelContext {
     /// A context on `container`'s stores, holding no model yet. Cheap: make one per task.
     public init(_ container: ModelContainer) {
         self.container = container
+        editingID = EditingState.makeID()
+        registrations = RegistrationTable(context: editingID, container: container)
     }
 
     deinit {
         for observer in saveObservers { observer.finish() }
+        registrations.releaseAll()
     }
 
     var editingState: EditingState { EditingState(id: editingID, author: author) }
@@ -121,12 +126,22 @@ public final class ModelContext {
     // MARK: Tracking
 
     /// Registers a new model to be inserted at the next ``save()``, with the models its
-    /// relationships hold that the context does not hold yet. Inserting a registered model
-    /// again does nothing; inserting a deleted one cancels its deletion. A model with the id (or
-    /// the unique values) of a stored one updates the stored one when saved, unless this context
-    /// holds the stored one as another instance: then ``save()`` throws
-    /// ``DataStoreError/Code/constraintViolation`` and saves nothing, since the held instance
-    /// would stop being tracked.
+    /// relationships hold that the context does not hold yet (a model another context tracks,
+    /// or one deleted and saved, makes ``save()`` throw; see ``processPendingChanges()``).
+    /// Inserting a registered model again does nothing; inserting a deleted one cancels its
+    /// deletion, and inserting one deleted and saved stores it again.
+    ///
+    /// A model with the id or the unique values of a stored one updates the stored one when
+    /// saved (SwiftData's upsert), and the inserted instance then stands for it (takes its id).
+    /// When this context holds the stored model, or the unique values match and the model has
+    /// relationships, the stored model (the instance held, or the one a fetch by the unique
+    /// values finds, one fetch per such insert) takes the inserted values, relationships
+    /// included: the held instance stays tracked and shows them, the stored model's former
+    /// related models stay stored and no longer name it, and the inserted instance is no longer
+    /// tracked (change the stored one). Inserting a second instance with the id of a model the
+    /// context holds makes ``save()`` throw ``DataStoreError/Code/constraintViolation`` (the
+    /// context holds one instance per id), and so does the store for a model with relationships
+    /// whose id alone matches a stored one with other related models.
     public func insert<T: PersistentModel>(_ model: T) {
         let id = model.persistentModelID
         if let existing = registrations[id], existing.model === model {
@@ -137,6 +152,15 @@ public final class ModelContext {
             // Replacing the registration would leave the instance the caller holds untracked:
             // its later changes would be lost. save() refuses instead.
             secondInstances.append(id)
+            return
+        }
+        if let owner = ModelOwnership.owner(of: model), owner.context != nil, owner.container !== container {
+            // Stored here, it would be tracked by two contexts and its changes would reach both stores.
+            foreignInserts.append(ModelContextError(.modelOfAnotherContext,
+                "\(id) is tracked by \(owner.contextDescription) of another container (its stores: "
+                + "\(Self.describeStores(of: owner.container))); inserting it here would copy it into "
+                + "\(Self.describeStores(of: container)) and leave one instance tracked by two contexts. Insert a new model "
+                + "with its values; nothing was saved."))
             return
         }
         guard let entity = container.schema.entity(for: T.self) else {
@@ -154,6 +178,8 @@ public final class ModelContext {
     /// Identifiers of models inserted while the context held another instance of them; `save()`
     /// throws for them.
     private var secondInstances: [PersistentIdentifier] = []
+    /// Models of another container inserted here; `save()` throws for them.
+    private var foreignInserts: [ModelContextError] = []
 
     /// Marks a model for deletion at the next ``save()``. Deleting a model inserted since the last
     /// save just forgets it.
@@ -189,7 +215,7 @@ public final class ModelContext {
             if let predicate {
                 guard let model = registration.model as? T, (try? predicate.evaluate(model)) == true else { continue }
             }
-            registrations[id] = nil
+            registrations.forgetDeleted(id)
         }
     }
 
@@ -267,6 +293,7 @@ public final class ModelContext {
     public func rollback() {
         unknownInserts.removeAll()
         secondInstances.removeAll()
+        foreignInserts.removeAll()
         undo?.manager.removeAllActions()
         undo?.checkpoint.removeAll()
         for registration in registrations.mayHaveChanged(inOrder: false) {
@@ -351,12 +378,18 @@ public final class ModelContext {
     /// the same attribute, the later save wins. The instance here keeps its own values; a later
     /// fetch gives an instance without unsaved changes the stored ones, the other saves' too.
     ///
+    /// Before sending, it brings relationships in order (``processPendingChanges()``) and makes
+    /// the unique-constraint upserts the context must make itself (see ``insert(_:)``).
+    ///
     /// - Throws: ``DataStoreError/Code/readOnly`` (nothing sent), ``DataStoreError/Code/unknownEntity``,
-    ///   or what a store throws. A store that throws is left as it was and this context keeps the
-    ///   changes meant for it; with several stores, stores saved before the failing one keep
-    ///   their saves.
+    ///   ``DataStoreError/Code/constraintViolation`` for a second instance of a held model,
+    ///   ``ModelContextError/Code/modelOfAnotherContext`` for an inserted model of another
+    ///   container, what ``processPendingChanges()`` throws (nothing sent), or what a store
+    ///   throws. A store that throws is left as it was and this context keeps the changes meant
+    ///   for it; with several stores, stores saved before the failing one keep their saves.
     public func save() throws {
         if let unknown = unknownInserts.first { throw DataStoreError.unknownEntity(unknown, in: container.schema) }
+        if let refusal = foreignInserts.first { throw refusal }
         if let id = secondInstances.first {
             throw DataStoreError(.constraintViolation,
                 "A model inserted as \(id) is another instance of a model this context holds; saving it would leave that "
@@ -365,6 +398,11 @@ public final class ModelContext {
         }
         try processPendingChanges()
         forgetModelsNoOneHolds()
+        if try mergeInsertsIntoStoredModels() {
+            // The stored models took new relationships: their former and new members follow.
+            keepInversesInStep()
+            try applyDeleteRules()
+        }
         var plans: [Int: Plan] = [:]
         for registration in registrations.mayHaveChanged() {
             let storeIndex = try container.storeIndex(forEntityNamed: registration.entity.name)
@@ -394,7 +432,6 @@ public final class ModelContext {
             }
         }
         for storeIndex in plans.keys { try requireWritable(storeIndex) }
-        try refuseInsertsCollidingWithHeldModels(plans)
         postWillSave()
         var summary = SaveSummary()
         // Posted for what the stores took, also when a later store throws.
@@ -417,37 +454,6 @@ public final class ModelContext {
         }
         try resolvePendingRelationships()   // models a collision re-registered
         refreshUndoCheckpoint()
-    }
-
-    /// Refuses inserts that a unique constraint would make updates of a stored model this context
-    /// holds as another instance: the store would update it, and the instance held would be
-    /// dropped from the context with its changes. A collision with a model the context does not
-    /// hold becomes an update, as SwiftData's.
-    /// - Complexity: O(*r*) for *r* registered models of the inserted models' entities with
-    ///   unique constraints; nothing without such inserts.
-    private func refuseInsertsCollidingWithHeldModels(_ plans: [Int: Plan]) throws {
-        let inserts = plans.values.flatMap(\.inserted).filter { !$0.0.entity.uniqueConstraints.isEmpty }
-        guard !inserts.isEmpty else { return }
-        let entities = Set(inserts.map(\.0.entity.name))
-        let updated = Dictionary(plans.values.flatMap(\.updated).map { ($0.1.persistentIdentifier, $0.1.values) }, uniquingKeysWith: { a, _ in a })
-        var held: [String: [[SnapshotValue]: PersistentIdentifier]] = [:]
-        for (id, registration) in registrations.byIdentifier where registration.state == .persisted && entities.contains(registration.entity.name) {
-            guard let values = updated[id] ?? registration.baseline else { continue }
-            for index in registration.entity.uniqueConstraints.indices {
-                guard let key = registration.entity.uniqueKey(index, in: values) else { continue }
-                held["\(registration.entity.name)#\(index)", default: [:]][key] = id
-            }
-        }
-        for (registration, snapshot) in inserts {
-            for (index, constraint) in registration.entity.uniqueConstraints.enumerated() {
-                guard let key = registration.entity.uniqueKey(index, in: snapshot.values),
-                      let other = held["\(registration.entity.name)#\(index)"]?[key] else { continue }
-                throw DataStoreError(.constraintViolation,
-                    "Inserting \(snapshot.persistentIdentifier) would update \(other) (the same \(constraint.joined(separator: ", "))), "
-                    + "which this context holds as another instance; that instance would stop being tracked and its changes "
-                    + "would be lost. Change the instance the context holds, or delete it first; nothing was saved.")
-            }
-        }
     }
 
     private func send(_ plan: Plan, to store: any DataStore) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
@@ -492,7 +498,7 @@ public final class ModelContext {
             // Armed before its values were read; values the store changed are compared again.
             registration.settledWhileArmed = stored == nil
         }
-        for (_, snapshot) in plan.deleted { registrations[snapshot.persistentIdentifier] = nil }
+        for (_, snapshot) in plan.deleted { registrations.forgetDeleted(snapshot.persistentIdentifier) }
     }
 }
 

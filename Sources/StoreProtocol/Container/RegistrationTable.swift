@@ -1,3 +1,5 @@
+import Foundation
+
 /// The models a context knows, by identifier, and which of them may differ from their stored
 /// values.
 ///
@@ -7,8 +9,23 @@
 /// `unsettled`, or in the touch log its watch appends to when its model changes. So
 /// ``mayHaveChanged()`` costs what may have changed, not what the context holds: models of a type
 /// that is not `@Observable` are never settled and are looked at by every save, as before.
+///
+/// Every model it holds is recorded as this context's in ``ModelOwnership``, and released when
+/// the table lets it go.
 struct RegistrationTable {
     typealias Registration = ModelContext.Registration
+
+    /// The context's ``ModelContext/editingID``, under which ``ModelOwnership`` records its models.
+    let context: UUID
+    /// The context's author, for ``ModelOwnership``'s messages.
+    var author: String?
+    /// The container of the context: a model tracked under another container is refused.
+    unowned let container: ModelContainer
+
+    init(context: UUID, container: ModelContainer) {
+        self.context = context
+        self.container = container
+    }
 
     private(set) var byIdentifier: [PersistentIdentifier: Registration] = [:]
     /// Identifiers of registrations that may not be settled (a superset: some may be settled or
@@ -21,12 +38,27 @@ struct RegistrationTable {
     subscript(identifier: PersistentIdentifier) -> Registration? {
         get { byIdentifier[identifier] }
         set {
+            let old = byIdentifier[identifier]
             byIdentifier[identifier] = newValue
+            if let old, old.model !== newValue?.model { ModelOwnership.release(old.model, by: context) }
             if let newValue {
                 newValue.watch?.move(to: identifier)
                 unsettled.insert(identifier)
+                ModelOwnership.track(newValue.model, by: context, author: author, in: container)
             }
         }
+    }
+
+    /// Forgets a model deleted from its store by a save or a batch delete: ``ModelOwnership``
+    /// remembers it as deleted, so that no relationship stores it again.
+    mutating func forgetDeleted(_ identifier: PersistentIdentifier) {
+        guard let old = byIdentifier.removeValue(forKey: identifier) else { return }
+        ModelOwnership.release(old.model, by: context, deleted: true)
+    }
+
+    /// Releases every model in ``ModelOwnership`` (the context is going away).
+    func releaseAll() {
+        ModelOwnership.releaseAll(byIdentifier.values.map { $0.model }, by: context)
     }
 
     var count: Int { byIdentifier.count }
@@ -67,7 +99,9 @@ struct RegistrationTable {
     /// - Complexity: O(*n*) for *n* registrations.
     mutating func removeAll(where shouldForget: (Registration) -> Bool) -> Int {
         let forgotten = byIdentifier.compactMap { shouldForget($0.value) ? $0.key : nil }
-        for identifier in forgotten { byIdentifier[identifier] = nil }
+        for identifier in forgotten {
+            if let old = byIdentifier.removeValue(forKey: identifier) { ModelOwnership.release(old.model, by: context) }
+        }
         // A dictionary keeps its capacity: after forgetting most of 100,000 models, each pass
         // over the registrations would walk 200,000 empty slots.
         if byIdentifier.capacity > 4 * max(byIdentifier.count, 1_024) {

@@ -13,6 +13,14 @@ public struct ModelContextError: CodedError {
         /// A deleted model is still related to models through a relationship whose delete rule
         /// is ``DeleteRule/deny``; the save changed nothing.
         public static let deleteDenied = Code(rawValue: "deleteDenied")
+        /// A relationship holds a model that another context tracks (of this container or of
+        /// another one), or another instance of a model this context holds: saving it would
+        /// copy it into this context's store or leave two instances disagreeing. Relate the
+        /// instance this context holds (``ModelContext/model(for:)``); the save changed nothing.
+        public static let modelOfAnotherContext = Code(rawValue: "modelOfAnotherContext")
+        /// A relationship holds a model that was deleted from its store by a save: saving it
+        /// would store the deleted model again. The save changed nothing.
+        public static let deletedModel = Code(rawValue: "deletedModel")
     }
 
     public var code: Code
@@ -35,4 +43,8 @@ extension ModelContextError {
     public static let unencodableModel = ModelContextError(.unencodableModel, "unencodableModel")
     /// Matches a thrown error of code ``Code/deleteDenied``.
     public static let deleteDenied = ModelContextError(.deleteDenied, "deleteDenied")
+    /// Matches a thrown error of code ``Code/modelOfAnotherContext``.
+    public static let modelOfAnotherContext = ModelContextError(.modelOfAnotherContext, "modelOfAnotherContext")
+    /// Matches a thrown error of code ``Code/deletedModel``.
+    public static let deletedModel = ModelContextError(.deletedModel, "deletedModel")
 }
