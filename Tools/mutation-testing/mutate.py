@@ -65,7 +65,8 @@ def failing_cases(output):
     cases = set()
     for line in output.splitlines():
         if line.startswith("✘") and "argument check → " in line:
-            cases.add(line.split("argument check → ", 1)[1].split(" to \"", 1)[0].strip())
+            # A case's description (area/name) has no space; what follows is " to …" or " at …".
+            cases.add(line.split("argument check → ", 1)[1].split()[0])
     return cases
 
 
