@@ -27,7 +27,7 @@ public struct ConformanceTarget: Sendable, CustomStringConvertible {
 
     public var description: String { name }
 
-    /// This target with a way to make a configuration with a ``StoreProtocol/HistoryRetention``,
+    /// This target with a way to make a configuration with a `HistoryRetention`,
     /// and ``StoreCapabilities/historyRetention``: the suite then checks that the store keeps
     /// only the history the retention allows.
     ///
