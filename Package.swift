@@ -82,7 +82,7 @@ let package = Package(
         // Deliberately broken stores that the conformance suite must fail.
         .testTarget(
             name: "ConformanceNegativeControls",
-            dependencies: ["StoreConformance", "StoreProtocol", "MemoryStore", "JSONStore"],
+            dependencies: ["StoreConformance", "StoreProtocol", "StoreBuildingBlocks", "MemoryStore", "JSONStore"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ConformanceTests",

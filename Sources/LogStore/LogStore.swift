@@ -397,8 +397,11 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
 
     public func erase() throws {
         try write { state in
-            // Like dropping segments: the identity file first, then the files.
-            try state.recordDropped(through: state.lastTransaction, files: files)
+            // Like dropping segments: the identity file first, then the files. The erase takes a
+            // transaction number of its own, dropped with the rest, so that every token taken
+            // before it is expired (`HistoryLog.removeAll()` does the same).
+            try state.recordDropped(through: state.lastTransaction + 1, files: files)
+            state.lastTransaction += 1
             while !state.segments.isEmpty { try state.removeOldestSegment(files: files) }
             // The unlinks reach the disk before erase returns: lost, they would bring segments back.
             try state.syncDirectory(files)

@@ -138,9 +138,14 @@ public struct HistoryLog: Sendable {
         expiredThrough = max(expiredThrough, newest)
     }
 
-    /// Forgets everything, keeping the transaction counter so old tokens read as expired.
+    /// Forgets everything, for a store's `erase()`. The erase takes a transaction number of its
+    /// own and history is expired through it: every token taken before the erase is expired
+    /// (even the newest transaction's, which would otherwise resume into history written after
+    /// the data it describes was erased), the token of the store's current position after the
+    /// erase is not, and numbers keep rising.
     public mutating func removeAll() {
         records.removeAll()
+        lastTransactionNumber += 1
         expiredThrough = lastTransactionNumber
     }
 }

@@ -17,10 +17,8 @@ public enum ConformanceSuite {
         CRUDCases.all + TypeCases.all + FetchCases.all + IdentityCases.all + SaveCases.all + ErrorCases.all
             + InsertOnlyCases.all + HistoryCases.all + TokenCases.all + MultiStoreCases.all + PersistenceCases.all
             + ConcurrencyCases.all + UpsertCases.all + ScaleCases.all + StoreLevelCases.all + QueryCases.all
-            + RelationshipCases.all + MigrationCases.all
-            + ConcurrentChangeCases.all
-            + KeyEqualityCases.all
-            + RelationshipCases.all + MigrationCases.all + RelatedUpsertCases.all
+            + RelationshipCases.all + MigrationCases.all + RelatedUpsertCases.all + ConcurrentChangeCases.all
+            + KeyEqualityCases.all + HistoryLifecycleCases.all + MigrationPlanCases.all
     }
 
     /// The cases that apply to a target's capabilities.

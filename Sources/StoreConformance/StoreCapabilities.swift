@@ -14,6 +14,11 @@ public struct StoreCapabilities: OptionSet, Sendable, Hashable {
     /// Deletes history on request (`deleteHistory`), expiring older tokens.
     public static let historyDeletion = StoreCapabilities(rawValue: 1 << 3)
 
+    /// Keeps only the history its configuration's `HistoryRetention` allows,
+    /// expiring older tokens. Set by ``ConformanceTarget/retaining(_:)``, which says how to make
+    /// such a configuration; not part of ``all``, as a configuration's retention is the backend's.
+    public static let historyRetention = StoreCapabilities(rawValue: 1 << 4)
+
     /// Everything a full backend does.
     public static let all: StoreCapabilities = [.history, .updates, .persistence, .historyDeletion]
 }

@@ -6,6 +6,8 @@ import StoreProtocol
 enum MigrationFlaw: String, CaseIterable, Sendable {
     /// Reports no recorded schema, so it is never migrated.
     case recordsNoSchema
+    /// Reports its recorded schema without the version, so a plan finds it by its models only.
+    case recordsNoVersion
     /// Reports success from `migrate` and changes nothing.
     case acknowledgesWithoutMigrating
     /// Reports success when the migration fails (a custom stage throws, rows break a constraint).
@@ -36,7 +38,16 @@ final class BrokenMigratingStore: DataStore {
         inner = try JSONStore(JSONStoreConfiguration(url: configuration.url, schema: configuration.schema))
     }
 
-    var recordedSchema: StoredSchema? { configuration.flaw == .recordsNoSchema ? nil : inner.recordedSchema }
+    var recordedSchema: StoredSchema? {
+        switch configuration.flaw {
+        case .recordsNoSchema: return nil
+        case .recordsNoVersion:
+            var recorded = inner.recordedSchema
+            recorded?.version = nil
+            return recorded
+        default: return inner.recordedSchema
+        }
+    }
 
     func migrate(_ request: DataStoreMigrationRequest) throws {
         switch configuration.flaw {

@@ -62,6 +62,7 @@ import Testing
 
     static let migrationCatchers: [MigrationFlaw: String] = [
         .recordsNoSchema: "migration/aRenamedAttributeKeepsItsValues",
+        .recordsNoVersion: "migration/aPlanThatDoesNotListTheStoresVersionIsRefused",
         .acknowledgesWithoutMigrating: "migration/anAddedAttributeWithADefaultReadsAsTheDefault",
         .swallowsMigrationErrors: "migration/aCustomStageThatThrowsChangesNothing",
     ]

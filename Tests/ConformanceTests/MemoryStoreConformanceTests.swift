@@ -5,6 +5,8 @@ import Testing
 
 let memoryTarget = ConformanceTarget(name: "MemoryStore", capabilities: [.history, .updates, .historyDeletion]) {
     MemoryStoreConfiguration()
+}.retaining { retention in
+    MemoryStoreConfiguration(historyRetention: retention)
 }
 
 @Test("MemoryStore conformance", arguments: ConformanceSuite.cases(for: memoryTarget))

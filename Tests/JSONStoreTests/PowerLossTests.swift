@@ -181,11 +181,11 @@ struct TransactionSummary: Equatable, CustomStringConvertible {
                 } catch {
                     // Not acknowledged: the power went during this step.
                     inFlight = next
-                    inFlightIsSave = kind == "append"
+                    inFlightIsSave = kind == "append" || kind == "erase"   // an erase takes a number too
                     phase = classify(simulator.eventsThroughCrash(since: mark), kind)
                     break
                 }
-                if kind == "append" { transactions += 1 }
+                if kind == "append" || kind == "erase" { transactions += 1 }
                 let live = try contents(container)
                 #expect(live == next, "seed \(seed): step \(number) (\(kind)) as read back live")
                 rowsAfter.append(live.rows)

@@ -44,13 +44,24 @@ extension ModelContainer {
     /// every store (the `after` token's positions, advanced through the results), so passing
     /// `transactions.last?.token` back resumes all stores: none lost, none repeated. Stores with
     /// history types of their own take part through ``DefaultHistoryBridging``.
-    /// - Throws: ``HistoryError`` for an expired or foreign token, or when no store provides `T`.
+    ///
+    /// A token the predicate compares with (`#Predicate { $0.token > token }`, as the talk's
+    /// `findTransactions` writes) is checked as ``HistoryDescriptor/after`` is: history deleted
+    /// past it throws rather than silently leave out what was deleted. That costs one more read
+    /// of each store per such token, of at most one transaction.
+    /// - Throws: ``HistoryError`` for an expired or foreign token, in ``HistoryDescriptor/after``
+    ///   or in the predicate, or when no store provides `T`.
     public func fetchHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> [T] {
         if let descriptor = descriptor as? HistoryDescriptor<DefaultHistoryTransaction> {
-            return try mergedHistory(descriptor, sources: try requireSources()) as? [T] ?? []
+            let sources = try requireSources()
+            try checkPredicateTokens(descriptor, sources: sources)
+            return try mergedHistory(descriptor, sources: sources) as? [T] ?? []
         }
         let providers = stores.compactMap { $0 as? any HistoryProviding<T> }
         guard !providers.isEmpty else { throw unavailable(T.self) }
+        for token in descriptor.predicateTokens {
+            for provider in providers { _ = try provider.fetchHistory(HistoryDescriptor<T>(after: token, fetchLimit: 1)) }
+        }
         if providers.count == 1 { return try providers[0].fetchHistory(descriptor) }
         // Several stores of a custom transaction type: merge by time, tokens untouched.
         var all = try providers.flatMap { try $0.fetchHistory(HistoryDescriptor<T>(after: descriptor.after, predicate: descriptor.predicate)) }
@@ -68,6 +79,21 @@ extension ModelContainer {
         let sources = defaultHistorySources
         guard !sources.isEmpty else { throw unavailable(DefaultHistoryTransaction.self) }
         return sources
+    }
+
+    /// Reads each store once after each position a predicate's token holds for it, so that the
+    /// store's own check of ``HistoryDescriptor/after`` throws for a token whose history it
+    /// deleted (or that is ahead of it). Positions in stores this container does not hold are
+    /// left to the predicate: tokens compare on the stores they share.
+    private func checkPredicateTokens(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>,
+                                      sources: [DefaultHistorySource]) throws {
+        for token in descriptor.predicateTokens {
+            for source in sources {
+                guard let position = token.positions[source.identifier] else { continue }
+                _ = try source.fetch(HistoryDescriptor(
+                    after: DefaultHistoryToken(storeIdentifier: source.identifier, transactionNumber: position), fetchLimit: 1))
+            }
+        }
     }
 
     /// Splits a container token into one store's descriptor.

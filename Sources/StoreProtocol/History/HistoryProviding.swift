@@ -9,7 +9,8 @@ public protocol HistoryProviding<HistoryType>: AnyObject, Sendable {
     func fetchHistory(_ descriptor: HistoryDescriptor<HistoryType>) throws -> [HistoryType]
 
     /// Deletes the transactions a descriptor selects. Tokens older than the newest deleted
-    /// transaction are expired from then on.
+    /// transaction are expired from then on; transaction numbers keep rising (deleting all
+    /// history, or the newest transactions, does not start them again).
     /// - Throws: ``HistoryError`` for an expired or foreign token in the descriptor; what the
     ///   store throws writing. Nothing is deleted then.
     func deleteHistory(_ descriptor: HistoryDescriptor<HistoryType>) throws

@@ -6,9 +6,10 @@ public protocol HistoryToken: Codable, Hashable, Comparable, Sendable {}
 /// token can stand for every store of a container.
 ///
 /// Tokens compare on the stores they share: `a < b` when no shared store is ahead in `a` and one
-/// is behind. Tokens with no store in common are unordered (neither is less). To read history,
-/// prefer ``HistoryDescriptor/after`` over `#Predicate { $0.token > token }`: only `after` lets
-/// a store tell you that a token has expired.
+/// is behind. Tokens with no store in common are unordered (neither is less). A container checks
+/// a token in ``HistoryDescriptor/after`` or compared in a predicate
+/// (`#Predicate { $0.token > token }`) alike: an expired one throws
+/// ``HistoryError/Code/historyTokenExpired``. `after` costs less.
 public struct DefaultHistoryToken: HistoryToken, CustomStringConvertible {
     /// Store identifier -> number of the last transaction seen in that store.
     public var positions: [String: Int64]

@@ -2,6 +2,11 @@
 /// in order, and a stage between each version and the next. A pair of consecutive versions with
 /// no stage is migrated as ``MigrationStage/lightweight(fromVersion:toVersion:)``.
 ///
+/// Opening a store, the container refuses a plan that does not lead from the store's version to
+/// its own step by step (``DataStoreError/Code/incompatibleSchema`` naming the missing step; the
+/// store is unchanged): a stage that skips a version or names one ``schemas`` does not list, two
+/// stages for one step, or a store or container version ``schemas`` does not list.
+///
 /// ```swift
 /// enum TripsMigrationPlan: SchemaMigrationPlan {
 ///     static var schemas: [any VersionedSchema.Type] { [TripsSchemaV1.self, TripsSchemaV2.self] }

@@ -61,7 +61,8 @@ public protocol DataStore: AnyObject, Sendable {
     /// Deletes every model a predicate selects, in one transaction.
     func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws
 
-    /// Removes all data and history.
+    /// Removes all data and history. Transaction numbers keep rising, and every token taken
+    /// before the erase is expired, the newest one too (`HistoryLog.removeAll()` does both).
     func erase() throws
 
     /// The schema the store's data was written with, as the store recorded it:

@@ -222,8 +222,9 @@ extension PostgresStore {
         }
     }
 
-    /// Removes every row and all history; the transaction counter stays, so that older tokens
-    /// read as expired.
+    /// Removes every row and all history. The erase takes a transaction number of its own and
+    /// history is expired through it, as `HistoryLog.removeAll()` does: every token taken before
+    /// is expired (the newest one too), and numbers keep rising.
     /// - Throws: `DataStoreError` `.readOnly`, `.ioFailure`; nothing is changed then.
     public func erase() throws {
         guard configuration.allowsSave else {
@@ -234,7 +235,7 @@ extension PostgresStore {
             let names = tables.values.map(\.qualifiedName).sorted()
             if !names.isEmpty { try sql.execute("TRUNCATE \(names.joined(separator: ", "))") }
             try sql.execute("TRUNCATE \(namespace)._history, \(namespace)._changes")
-            try sql.execute("UPDATE \(namespace)._store SET expired_through = last_tx WHERE id = 1")
+            try sql.execute("UPDATE \(namespace)._store SET last_tx = last_tx + 1, expired_through = last_tx + 1 WHERE id = 1")
         }
     }
 

@@ -7,6 +7,8 @@ import Testing
 /// test server.
 let postgresTarget = ConformanceTarget(name: "PostgresStore", capabilities: .all) {
     try TestServer.configuration()
+}.retaining { retention in
+    try TestServer.configuration(retention: retention)
 }
 
 @Test("The test server is configured (run through Scripts/with-postgres.sh)")
