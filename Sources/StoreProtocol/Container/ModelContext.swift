@@ -403,6 +403,7 @@ public final class ModelContext {
             keepInversesInStep()
             try applyDeleteRules()
         }
+        try noteStoreUpsertsForUndo()
         var plans: [Int: Plan] = [:]
         for registration in registrations.mayHaveChanged() {
             let storeIndex = try container.storeIndex(forEntityNamed: registration.entity.name)
@@ -454,6 +455,7 @@ public final class ModelContext {
         }
         try resolvePendingRelationships()   // models a collision re-registered
         refreshUndoCheckpoint()
+        recordUpsertsForUndo()
     }
 
     private func send(_ plan: Plan, to store: any DataStore) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
