@@ -108,6 +108,45 @@ import Testing
         #expect(try stored(container) == ["Iceland upserted 2"])
     }
 
+    /// C: the same for an insert with a stored model's `id`, and for one with related models
+    /// (the context loads the stored model and gives it the inserted values and stops).
+    @Test(arguments: Backend.allCases)
+    func undoingASavedUpsertByIDOrWithRelatedModelsRestoresTheStoredOne(backend: Backend) throws {
+        let container = try makeContainer(backend)
+        let original = SuiteTrip(name: "Iceland", destination: "stored", rating: 1)
+        let expedition = SuiteExpedition(name: "Arctic", note: "stored")
+        expedition.stops = [SuiteStop(place: "Tromsø")]
+        let seeding = ModelContext(container)
+        seeding.insert(original)
+        seeding.insert(expedition)
+        try seeding.save()
+        let a = ModelContext(container)
+        a.undoManager = ModelUndoManager()
+        let sameID = SuiteTrip(name: "Iceland", destination: "upserted", rating: 2)
+        sameID.id = original.id
+        a.insert(sameID)
+        let upserted = SuiteExpedition(name: "Arctic", note: "upserted")
+        upserted.stops = [SuiteStop(place: "Svalbard")]
+        a.insert(upserted)
+        try a.save()
+        func expeditions() throws -> [String] {
+            try ModelContext(container).fetch(FetchDescriptor<SuiteExpedition>()).map {
+                "\($0.name) \($0.note) \($0.stops.map(\.place).sorted())"
+            }
+        }
+        #expect(try stored(container) == ["Iceland upserted 2"])
+        #expect(try expeditions() == ["Arctic upserted [\"Svalbard\"]"])
+        a.undoManager?.undo()
+        try a.save()
+        #expect(try stored(container) == ["Iceland stored 1"])
+        #expect(try expeditions() == ["Arctic stored [\"Tromsø\"]"])
+        #expect(a.undoManager?.canRedo == true)
+        a.undoManager?.redo()
+        try a.save()
+        #expect(try stored(container) == ["Iceland upserted 2"])
+        #expect(try expeditions() == ["Arctic upserted [\"Svalbard\"]"])
+    }
+
     /// D: a fetch gives a model without unsaved changes the stored values, also when the context
     /// has unsaved changes to another model; the changed model keeps its changes.
     @Test(arguments: Backend.allCases)

@@ -244,6 +244,8 @@ MUTATIONS = [
       "                _ = baseline"),
     m("U08", "context", CONTEXT, "undoing a saved upsert deletes the stored row (its insert is recorded as an insert)",
       "        refreshUndoCheckpoint()\n        recordUpsertsForUndo()\n", "        refreshUndoCheckpoint()\n"),
+    m("U10", "context", CONTEXT, "undoing a saved upsert into a held model leaves it upserted (the merge is not in the group)",
+      "            try applyDeleteRules()\n            foldMergedUpsertsIntoUndoGroup()\n", "            try applyDeleteRules()\n"),
     m("U09", "context", CONTEXT_FETCH, "a fetch with unsaved changes leaves clean models stale",
       "                let _: T = try materialize(snapshot)\n                if pending {", "                if pending {"),
     m("C21", "context", CONTEXT, "a save sends no changed attributes: the store writes whole snapshots (the lost update)",

@@ -133,7 +133,7 @@ extension ModelContext {
     struct UndoRecorder {
         let manager: ModelUndoManager
         var checkpoint: [PersistentIdentifier: (model: any PersistentModel, state: UndoState)] = [:]
-        /// The upserts the save under way makes, to record as updates once saved.
+        /// The upserts the store makes in the save under way, to record as updates once saved.
         var upserts: [UndoUpsert] = []
     }
 
@@ -154,7 +154,14 @@ extension ModelContext {
 
     /// Closes an undo group with the changes made since the last one (``processPendingChanges()``).
     func closeUndoGroup() {
-        guard var recorder = undo else { return }
+        guard let manager = undo?.manager else { return }
+        let group = takeUndoChanges()
+        if !group.isEmpty { manager.record(group) }
+    }
+
+    /// The changes made since the last group closed, with the checkpoint moved to now.
+    func takeUndoChanges() -> [UndoChange] {
+        guard var recorder = undo else { return [] }
         var group: [UndoChange] = []
         // Those that may have changed, and those whose checkpoint may be older than their values.
         var looked = Set<PersistentIdentifier>()
@@ -178,12 +185,12 @@ extension ModelContext {
             recorder.checkpoint[id] = nil
         }
         undo = recorder
-        if !group.isEmpty { recorder.manager.record(group) }
+        return group
     }
 
     /// Whether two states are the same, values compared as a save compares them (a stored `nil`
     /// and an absent value are one).
-    private static func same(_ a: UndoState, _ b: UndoState, _ id: PersistentIdentifier) -> Bool {
+    static func same(_ a: UndoState, _ b: UndoState, _ id: PersistentIdentifier) -> Bool {
         func unchanged(_ old: [String: SnapshotValue], _ new: [String: SnapshotValue]) -> Bool {
             DefaultSnapshot(persistentIdentifier: id, values: new).changedAttributes(from: old).isEmpty
         }

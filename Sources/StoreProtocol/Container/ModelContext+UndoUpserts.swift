@@ -4,25 +4,45 @@ import Foundation
 /// constraint collision, SwiftData's upsert).
 ///
 /// The undo group records such an insert when it is made, as an insert: undoing it would delete
-/// the stored model, which existed before. So a save notes each upsert it makes with the stored
-/// model's values before it (the held model's, or the row a fetch finds before sending), and once
-/// saved, replaces the insert in its group with that update: undoing it gives the stored model its
-/// values back, redoing it applies the inserted values again.
+/// the stored model, which existed before. So a save puts the update in its place: an upsert the
+/// context makes (into a model it holds or loads) is folded into that group with the changes of
+/// the related models; for one the store makes, the save fetches the stored row before sending
+/// and, once saved, replaces the insert with the row's update. Undoing it gives the stored model
+/// its values back, redoing it applies the inserted values again.
 extension ModelContext {
-    /// An upsert a save makes: the registration that stands for the stored model once saved, the
-    /// inserted instance the undo group recorded, and what the stored model was before.
+    /// An upsert the store makes: the registration that stands for the stored model once saved,
+    /// the inserted instance the undo group recorded, and what the stored row was before.
     struct UndoUpsert {
         let target: Registration
         let inserted: any PersistentModel
         let before: UndoState
     }
 
-    /// Notes that `insert` is merged into the held stored model `target`, before `target` takes
-    /// its values (``mergeInsertsIntoStoredModels()``).
-    func noteUpsertForUndo(of insert: Registration, into target: Registration) {
-        guard let recorder = undo else { return }
-        let before = recorder.checkpoint[target.model.persistentModelID]?.state ?? .stored(target.baseline ?? [:])
-        undo?.upserts.append(UndoUpsert(target: target, inserted: insert.model, before: before))
+    /// After the context merged inserts into stored models it holds or loaded
+    /// (``mergeInsertsIntoStoredModels()``) and brought inverses in step: the group that recorded
+    /// those inserts takes what the merge did instead (the stored models' updates, their former
+    /// and new related models' changes), so that undoing it restores them.
+    func foldMergedUpsertsIntoUndoGroup() {
+        guard let manager = undo?.manager else { return }
+        let changes = takeUndoChanges()
+        // The merged inserts: recorded as inserted when the group closed, gone now.
+        let merged = changes.filter { $0.after == .absent }.map(\.model)
+        guard let groupIndex = manager.undoGroups.indices.last(where: { index in
+            manager.undoGroups[index].contains { change in change.before == .absent && merged.contains { $0 === change.model } }
+        }) else {
+            if !changes.isEmpty { manager.record(changes) }
+            return
+        }
+        var group = manager.undoGroups[groupIndex]
+        for change in changes {
+            guard let index = group.firstIndex(where: { $0.model === change.model }) else {
+                group.append(change)
+                continue
+            }
+            group[index].after = change.after
+            if Self.same(group[index].before, group[index].after, change.model.persistentModelID) { group.remove(at: index) }
+        }
+        manager.undoGroups[groupIndex] = group
     }
 
     /// Before sending: notes the inserts the store will turn into updates, with the stored rows'

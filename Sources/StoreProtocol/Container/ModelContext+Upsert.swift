@@ -91,7 +91,6 @@ extension ModelContext {
     /// points every relationship that holds the inserted instance at `target`; and forgets the
     /// inserted instance, which keeps its values and is not saved again.
     private func merge(_ insert: Registration, into target: Registration) throws {
-        noteUpsertForUndo(of: insert, into: target)
         var values = try insert.currentValues()
         values["id"] = try target.currentValues()["id"]
         try target.model.assignValues(values)

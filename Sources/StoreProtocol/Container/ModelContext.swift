@@ -402,6 +402,7 @@ public final class ModelContext {
             // The stored models took new relationships: their former and new members follow.
             keepInversesInStep()
             try applyDeleteRules()
+            foldMergedUpsertsIntoUndoGroup()
         }
         try noteStoreUpsertsForUndo()
         var plans: [Int: Plan] = [:]
