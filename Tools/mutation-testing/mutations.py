@@ -238,7 +238,7 @@ MUTATIONS = [
     m("U05", "context", UNDO, "an undo leaves the models it touched out of the checkpoint, so the next save records them as a change",
       "recorder.checkpoint[id] = registrations[id].map { ($0.model, state(of: $0)) }", "recorder.checkpoint[id] = nil"),
     m("U06", "context", UNDO, "an undo sets back every attribute, another context's save a fetch brought in too",
-      "                    for name in names { current[name] = values[name] ?? .null }\n", "\n"),
+      "                    for name in names { current[name] = values[name] ?? .null }\n", "                    _ = names\n                    current = values\n"),
     m("U07", "context", CONTEXT_FETCH, "a fetch's refresh is taken for a change of this context, and undone",
       "                takeStoredValuesIntoUndoCheckpoint(snapshot.persistentIdentifier,\n                    changed: snapshot.changedAttributes(from: baseline), stored: snapshot.values)",
       "                _ = baseline"),
