@@ -26,7 +26,8 @@ extension ModelContext {
     /// inserts), or with a predicate or sort that may follow relationships, which only models
     /// whose relationships are set can answer. Otherwise stored values decide: a registered
     /// model with unsaved changes is judged by a copy decoded from its stored values (its
-    /// relationships the context's instances), and the instance is returned.
+    /// relationships the context's instances), and the instance is returned. Either way a
+    /// registered model without unsaved changes first takes the stored values.
     private func fetchInMemory<T: PersistentModel>(
         _ descriptor: FetchDescriptor<T>, from store: any DataStore, countingPendingChanges pending: Bool
     ) throws -> [T] {
@@ -39,6 +40,8 @@ extension ModelContext {
             let id = snapshot.persistentIdentifier
             seen.insert(id)
             if let registration = registrations[id], let model = registration.model as? T {
+                // Without unsaved changes, it takes the stored values, as in a fetch the store answers.
+                let _: T = try materialize(snapshot)
                 if pending {
                     if registration.state != .deleted { candidates.append((model, model, nil)) }
                 } else if try registration.state == .deleted || registration.isDirty() {
@@ -194,6 +197,8 @@ extension ModelContext {
             if registration.state == .persisted, let baseline = registration.baseline, baseline != snapshot.values,
                try !registration.isDirty() {
                 try restore(registration, to: snapshot.values)
+                takeStoredValuesIntoUndoCheckpoint(snapshot.persistentIdentifier,
+                    changed: snapshot.changedAttributes(from: baseline), stored: snapshot.values)
             }
             return model
         }

@@ -70,9 +70,19 @@ extension ModelContext {
     }
 
     /// Fetches and registers the stored models of `type` with these primary keys, in one store
-    /// fetch (`keys.contains($0.id)`, which stores answer from their key index), and returns
-    /// the identifiers found.
+    /// fetch (``storedSnapshots(_:primaryKeys:)``), and returns the identifiers found.
     private func loadModels<T: PersistentModel>(_ type: T.Type, primaryKeys: [SnapshotValue]) throws -> Set<PersistentIdentifier> {
+        var found = Set<PersistentIdentifier>()
+        for snapshot in try storedSnapshots(T.self, primaryKeys: primaryKeys) {
+            let _: T = try materialize(snapshot)
+            found.insert(snapshot.persistentIdentifier)
+        }
+        return found
+    }
+
+    /// The stored rows of `type` with these primary keys, in one store fetch
+    /// (`keys.contains($0.id)`, which stores answer from their key index).
+    func storedSnapshots<T: PersistentModel>(_ type: T.Type, primaryKeys: [SnapshotValue]) throws -> [DefaultSnapshot] {
         let decoder = SnapshotDecoder()
         let ids = primaryKeys.compactMap { try? decoder.decode(T.ID.self, from: $0) }
         guard !ids.isEmpty else { return [] }
@@ -83,12 +93,7 @@ extension ModelContext {
                 PredicateExpressions.build_KeyPath(root: model, keyPath: idKeyPath))
         }
         let store = try container.stores[container.storeIndex(for: T.self)]
-        var found = Set<PersistentIdentifier>()
-        for snapshot in try fetchSnapshots(FetchDescriptor<T>(predicate: byIDs), from: store) {
-            let _: T = try materialize(snapshot)
-            found.insert(snapshot.persistentIdentifier)
-        }
-        return found
+        return try fetchSnapshots(FetchDescriptor<T>(predicate: byIDs), from: store)
     }
 
     /// The listed key path of `id`, `==` to `\Trip.id`, so that stores look rows up by key

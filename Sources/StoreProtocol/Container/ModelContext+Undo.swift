@@ -15,10 +15,15 @@ import Foundation
 /// and ``ModelContext/save()`` close a group with every insert, delete, attribute and
 /// relationship change made since (inverses included). Undoing a saved change makes the reverse
 /// change pending; saving it records it in history, so history shows both and the store the net
-/// effect. ``ModelContext/rollback()`` removes every action.
+/// effect. An undo or redo sets only the attributes and relationships its group changed: a value
+/// another context saved, which a fetch gave the model since, stays. Undoing a saved insert that
+/// became an update of a stored model (an upsert, see ``ModelContext/insert(_:)``) gives the
+/// stored model its former values back. ``ModelContext/rollback()`` removes every action.
 ///
 /// Cost: closing a group encodes every registered model; while a manager is set, the context
-/// keeps every model a group holds (it is not forgotten at saves).
+/// keeps every model a group holds (it is not forgotten at saves), and a save with inserts makes
+/// one store fetch per entity inserted (by `id`), plus one per unique constraint of each
+/// inserted model whose `id` is not stored, to keep the values an upsert overwrites.
 public final class ModelUndoManager {
     /// The most groups kept; 0 keeps every one.
     public var levelsOfUndo = 0
@@ -90,8 +95,18 @@ extension ModelContext {
     struct UndoChange {
         let model: any PersistentModel
         let entity: Schema.Entity
-        let before: UndoState
-        let after: UndoState
+        var before: UndoState
+        var after: UndoState
+
+        /// The attributes and relationships the change set, when it changed a model's values
+        /// and not whether it exists; `nil` for an insert or a delete (it sets all of them).
+        var changedNames: [String]? {
+            switch (before, after) {
+            case let (.stored(old), .stored(new)), let (.inserted(old), .inserted(new)):
+                DefaultSnapshot(persistentIdentifier: model.persistentModelID, values: new).changedAttributes(from: old)
+            default: nil
+            }
+        }
     }
 
     /// The context's undo manager; setting one starts recording from the models as they are.
@@ -118,6 +133,8 @@ extension ModelContext {
     struct UndoRecorder {
         let manager: ModelUndoManager
         var checkpoint: [PersistentIdentifier: (model: any PersistentModel, state: UndoState)] = [:]
+        /// The upserts the store makes in the save under way, to record as updates once saved.
+        var upserts: [UndoUpsert] = []
     }
 
     func state(of registration: Registration) -> UndoState {
@@ -137,7 +154,14 @@ extension ModelContext {
 
     /// Closes an undo group with the changes made since the last one (``processPendingChanges()``).
     func closeUndoGroup() {
-        guard var recorder = undo else { return }
+        guard let manager = undo?.manager else { return }
+        let group = takeUndoChanges()
+        if !group.isEmpty { manager.record(group) }
+    }
+
+    /// The changes made since the last group closed, with the checkpoint moved to now.
+    func takeUndoChanges() -> [UndoChange] {
+        guard var recorder = undo else { return [] }
         var group: [UndoChange] = []
         // Those that may have changed, and those whose checkpoint may be older than their values.
         var looked = Set<PersistentIdentifier>()
@@ -161,12 +185,12 @@ extension ModelContext {
             recorder.checkpoint[id] = nil
         }
         undo = recorder
-        if !group.isEmpty { recorder.manager.record(group) }
+        return group
     }
 
     /// Whether two states are the same, values compared as a save compares them (a stored `nil`
     /// and an absent value are one).
-    private static func same(_ a: UndoState, _ b: UndoState, _ id: PersistentIdentifier) -> Bool {
+    static func same(_ a: UndoState, _ b: UndoState, _ id: PersistentIdentifier) -> Bool {
         func unchanged(_ old: [String: SnapshotValue], _ new: [String: SnapshotValue]) -> Bool {
             DefaultSnapshot(persistentIdentifier: id, values: new).changedAttributes(from: old).isEmpty
         }
@@ -176,6 +200,16 @@ extension ModelContext {
             return unchanged(old, new)
         default: return false
         }
+    }
+
+    /// After a fetch gave a model another save's values (`changed`, from `stored`): they are
+    /// not this context's change, so the next group does not take them for one to undo. A change
+    /// made here since the last group closed, to another attribute, stays in the next group.
+    func takeStoredValuesIntoUndoCheckpoint(_ id: PersistentIdentifier, changed: [String], stored: [String: SnapshotValue]) {
+        guard var recorder = undo, let entry = recorder.checkpoint[id], case .stored(var values) = entry.state else { return }
+        for name in changed { values[name] = stored[name] ?? .null }
+        recorder.checkpoint[id] = (entry.model, .stored(values))
+        undo = recorder
     }
 
     /// After a save: what was inserted is stored, what was deleted is gone; not changes to undo.
@@ -193,8 +227,13 @@ extension ModelContext {
 
     /// Sets each model to its target state as pending changes, then its relationships to the
     /// models its target values name (fetched when the context does not hold them).
+    ///
+    /// A change of a model's values sets back (or again) only the attributes and relationships
+    /// it changed: the others keep what they are now, such as another context's save that a
+    /// fetch brought in since, which is not this context's to undo (the next save sends only
+    /// what differs from the stored values).
     func apply(_ targets: [(UndoChange, UndoState)]) {
-        var touched: [(UndoChange, [String: SnapshotValue])] = []
+        var touched: [(UndoChange, [String: SnapshotValue], names: [String]?)] = []
         for (change, target) in targets {
             let id = change.model.persistentModelID
             let registration = registrations[id]
@@ -208,14 +247,19 @@ extension ModelContext {
                 } else {
                     registrations[id] = nil
                 }
-            case .inserted(let values), .stored(let values):
+            case .inserted(var values), .stored(var values):
+                let names = change.changedNames
+                if let names, let registration, var current = try? registration.currentValues() {
+                    for name in names { current[name] = values[name] ?? .null }
+                    values = current
+                }
                 try? change.model.assignValues(values)
                 if let registration {
                     registration.state = stored ? .persisted : .inserted
                 } else {
                     registrations[id] = Registration(model: change.model, entity: change.entity, baseline: nil, state: .inserted, order: takeOrder())
                 }
-                touched.append((change, values))
+                touched.append((change, values, names))
             case .deleted(let values):
                 try? change.model.assignValues(values)
                 if let registration, stored {
@@ -226,8 +270,8 @@ extension ModelContext {
                 }
             }
         }
-        for (change, values) in touched {
-            for relationship in change.entity.relationships {
+        for (change, values, names) in touched {
+            for relationship in change.entity.relationships where names?.contains(relationship.name) ?? true {
                 guard let access = change.entity.relationshipAccess[relationship.name] else { continue }
                 let members = relationship.identifiers(in: values).compactMap { id in registrations[id]?.model ?? (try? model(for: id)) ?? nil }
                 access.setMembers(change.model, members)

@@ -61,22 +61,30 @@ extension ModelContext {
     /// changed or deleted by this save (the insert then stays an insert).
     private func storedModel(matching values: [String: SnapshotValue], of insert: Registration) throws -> Registration? {
         func find<T: PersistentModel>(_ type: T.Type) throws -> Registration? {
-            let store = try container.stores[container.storeIndex(for: T.self)]
-            for (index, constraint) in insert.entity.uniqueConstraints.enumerated() {
-                guard let key = insert.entity.uniqueKey(index, in: values),
-                      let predicate = try Self.equalityPredicate(T.self, names: constraint, values: key) else { continue }
-                var descriptor = FetchDescriptor<T>(predicate: predicate)
-                descriptor.fetchLimit = 1
-                guard let snapshot = try fetchSnapshots(descriptor, from: store).first else { continue }
-                // Held, but as another value or deleted by this save: no collision.
-                if registrations[snapshot.persistentIdentifier] != nil { return nil }
-                let _: T = try materialize(snapshot)
-                try resolvePendingRelationships()
-                return registrations[snapshot.persistentIdentifier]
-            }
-            return nil
+            guard let snapshot = try storedSnapshot(T.self, matchingUniqueValuesOf: values, entity: insert.entity),
+                  // Held, but as another value or deleted by this save: no collision.
+                  registrations[snapshot.persistentIdentifier] == nil else { return nil }
+            let _: T = try materialize(snapshot)
+            try resolvePendingRelationships()
+            return registrations[snapshot.persistentIdentifier]
         }
         return try find(insert.entity.modelType)
+    }
+
+    /// The stored row whose values of one of `entity`'s unique constraints are those in
+    /// `values`, if any: one store fetch per constraint until one finds it.
+    func storedSnapshot<T: PersistentModel>(
+        _ type: T.Type, matchingUniqueValuesOf values: [String: SnapshotValue], entity: Schema.Entity
+    ) throws -> DefaultSnapshot? {
+        let store = try container.stores[container.storeIndex(for: T.self)]
+        for (index, constraint) in entity.uniqueConstraints.enumerated() {
+            guard let key = entity.uniqueKey(index, in: values),
+                  let predicate = try Self.equalityPredicate(T.self, names: constraint, values: key) else { continue }
+            var descriptor = FetchDescriptor<T>(predicate: predicate)
+            descriptor.fetchLimit = 1
+            if let snapshot = try fetchSnapshots(descriptor, from: store).first { return snapshot }
+        }
+        return nil
     }
 
     /// Gives `target` (a stored model) the values of `insert` but its id, relationships included;

@@ -402,7 +402,9 @@ public final class ModelContext {
             // The stored models took new relationships: their former and new members follow.
             keepInversesInStep()
             try applyDeleteRules()
+            foldMergedUpsertsIntoUndoGroup()
         }
+        try noteStoreUpsertsForUndo()
         var plans: [Int: Plan] = [:]
         for registration in registrations.mayHaveChanged() {
             let storeIndex = try container.storeIndex(forEntityNamed: registration.entity.name)
@@ -454,6 +456,7 @@ public final class ModelContext {
         }
         try resolvePendingRelationships()   // models a collision re-registered
         refreshUndoCheckpoint()
+        recordUpsertsForUndo()
     }
 
     private func send(_ plan: Plan, to store: any DataStore) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
