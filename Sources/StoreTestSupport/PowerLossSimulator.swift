@@ -112,7 +112,8 @@ public final class PowerLossSimulator: @unchecked Sendable {
         public var torn: [String] = []
         /// Of them, writes at the start of a file whose first sector was lost and a later one kept.
         public var tornAtStart = 0
-        /// Directories whose entry in their parent was lost (strict POSIX), with all they held.
+        /// Directories whose entry in their parent was lost (strict POSIX), with all they held:
+        /// made after the simulator started, and not there when their parent was last flushed.
         public var lostDirectories: [String] = []
 
         public var description: String {
@@ -129,12 +130,11 @@ public final class PowerLossSimulator: @unchecked Sendable {
         /// `path` is the target; `replaced` the inode and contents of the file it replaced.
         case rename(from: String, replaced: (inode: UInt64, contents: Data)?)
         case remove(contents: Data)
-        case createDirectory
 
         var isData: Bool {
             switch self {
             case .write, .truncate: return true
-            case .create, .rename, .remove, .createDirectory: return false
+            case .create, .rename, .remove: return false
             }
         }
     }
@@ -159,6 +159,9 @@ public final class PowerLossSimulator: @unchecked Sendable {
     private let lock = NSLock()
     private var key: UUID?
     private var sabotageKey: UUID?
+    /// Strict model: the directories whose entry in their parent is on disk (there at the
+    /// start, or listed when their parent was flushed).
+    private var durableDirectories: Set<String> = []
     private var count = 0
     private var crashed: String?
     private var pending: Operation?
@@ -203,7 +206,10 @@ public final class PowerLossSimulator: @unchecked Sendable {
     public func start() {
         lock.lock()
         defer { lock.unlock() }
-        if key == nil { key = FileFaults.install(observer: Watcher(simulator: self)) }
+        if key == nil {
+            key = FileFaults.install(observer: Watcher(simulator: self))
+            if model == .strictPOSIX { durableDirectories = Set(Self.directories(under: directory)) }
+        }
         if sabotage == .storeSkipsParentDirectorySync, sabotageKey == nil { sabotageKey = FileFaults.skipParentSyncs(under: directory) }
     }
 
@@ -266,16 +272,18 @@ public final class PowerLossSimulator: @unchecked Sendable {
         case .syncDirectory(let path):
             guard sabotage != .skipDirectorySync else { break }
             unsynced.removeAll { !$0.change.isData && ($0.path as NSString).deletingLastPathComponent == path }
+            if model == .strictPOSIX {
+                // The directories in it now have their entries on disk, however they were made.
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+                for name in names where Self.isDirectory(path + "/" + name) { durableDirectories.insert(path + "/" + name) }
+            }
         default:
             guard var operation = pending else { break }
-            switch operation.change {
-            case .create, .createDirectory:
+            if case .create = operation.change {
                 guard let inode = Self.inode(operation.path) else { break }
                 operation.inode = inode
-                unsynced.append(operation)
-            default:
-                unsynced.append(operation)
             }
+            unsynced.append(operation)
         }
         pending = nil
     }
@@ -310,12 +318,9 @@ public final class PowerLossSimulator: @unchecked Sendable {
             guard let info = Self.stat(path) else { return nil }
             pin(path)
             return Operation(path: path, inode: info.inode, change: .remove(contents: Self.read(path, 0, info.size)), what: what)
-        case .createDirectory(let path):
-            // A journaling file system commits a new directory with the next flush; only
-            // the strict model can lose it.
-            guard model == .strictPOSIX, Self.stat(path) == nil else { return nil }
-            return Operation(path: path, inode: 0, change: .createDirectory, what: what)
-        case .syncFile, .syncDirectory:
+        case .syncFile, .syncDirectory, .createDirectory:
+            // A new directory is judged at the power loss by whether its parent was flushed
+            // since (`durableDirectories`), which holds however the store made it.
             return nil
         }
     }
@@ -376,11 +381,18 @@ public final class PowerLossSimulator: @unchecked Sendable {
             if lost[index] {
                 undo(operation, remap: &remap)
                 report.lost.append(operation.what)
-                if case .createDirectory = operation.change { report.lostDirectories.append(operation.path) }
             } else if let tear = tears[index], case .write(let offset, _, _, _) = operation.change {
                 apply(tear, to: operation, remap: remap)
                 report.torn.append("\(operation.what): sectors at \(tear.lostSectors) lost\(tear.keepsLength ? ", length kept" : "")")
                 if offset == 0, tear.lostSectors.first == 0, tear.lostSectors.count < tear.sectorCount { report.tornAtStart += 1 }
+            }
+        }
+        if model == .strictPOSIX {
+            // A directory whose entry never reached the disk goes, with all it held.
+            for path in Self.directories(under: directory).sorted() where !durableDirectories.contains(path) {
+                guard !report.lostDirectories.contains(where: { path.hasPrefix($0 + "/") }) else { continue }
+                try? FileManager.default.removeItem(atPath: path)
+                report.lostDirectories.append(path)
             }
         }
         if garbles {
@@ -488,10 +500,6 @@ public final class PowerLossSimulator: @unchecked Sendable {
             if let replaced, let inode = Self.recreate(operation.path, replaced.contents) { remap[replaced.inode] = inode }
         case .remove(let contents):
             if Self.stat(operation.path) == nil, let inode = Self.recreate(operation.path, contents) { remap[operation.inode] = inode }
-        case .createDirectory:
-            // Its entry never reached the disk: the directory goes, with all it held.
-            guard Self.inode(operation.path) == operation.inode else { return }
-            try? FileManager.default.removeItem(atPath: operation.path)
         }
     }
 
@@ -516,6 +524,23 @@ public final class PowerLossSimulator: @unchecked Sendable {
     }
 
     private static func inode(_ path: String) -> UInt64? { stat(path)?.inode }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var info = FileStatus()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// `root` and every directory under it.
+    private static func directories(under root: String) -> [String] {
+        var found = [root]
+        var index = 0
+        while index < found.count {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: found[index])) ?? []
+            found += names.map { found[index] + "/" + $0 }.filter(isDirectory)
+            index += 1
+        }
+        return found
+    }
 
     private static func read(_ path: String, _ start: Int64, _ end: Int64) -> Data {
         guard end > start else { return Data() }
