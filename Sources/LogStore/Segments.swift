@@ -83,10 +83,18 @@ struct LogFiles: Sendable {
     }
 
     /// The first transaction number of every segment file, ascending.
+    /// - Throws: `DataStoreError/Code/corruptStore` for a segment named for a number no log
+    ///   reaches (``StoredCounter``), which its records would follow.
     func segmentNumbers() throws -> [Int64] {
         try names().compactMap { name -> Int64? in
             guard name.hasPrefix("segment-"), name.hasSuffix(".log") else { return nil }
-            return Int64(name.dropFirst("segment-".count).dropLast(".log".count))
+            let digits = name.dropFirst("segment-".count).dropLast(".log".count)
+            guard digits.allSatisfy({ ("0"..."9").contains($0) }), let number = Int64(digits) else {
+                throw DataStoreError(.corruptStore,
+                    "\(directory)/\(name) is named as a log segment, but not for a transaction number. Move it out of the log's "
+                    + "directory, or restore the log from a backup; nothing was changed.")
+            }
+            return try StoredCounter.check(number, "a segment numbered", minimum: 1, in: directory + "/" + name)
         }.sorted()
     }
 }
@@ -188,8 +196,18 @@ struct LogMeta: Codable {
             throw DataStoreError(.corruptStore,
                 "\(files.meta) is a log store of format version \(meta.version); this library reads versions 1 and 2. Nothing was changed.")
         }
+        try meta.checkCounters(path: files.meta)
         meta.isVerified = verified
         return meta
+    }
+
+    /// Throws unless every transaction number the file holds is one a log reaches
+    /// (``StoredCounter``): the next save adds one to the newest.
+    /// - Throws: `DataStoreError/Code/corruptStore` naming the file and the counter.
+    private func checkCounters(path: String) throws {
+        try StoredCounter.check(droppedThrough, "droppedThrough", in: path)
+        for migration in migrations ?? [] { try StoredCounter.check(migration.throughTransaction, "a migration's throughTransaction", in: path) }
+        for source in (timestamps ?? [:]).values { try StoredCounter.check(source.since, "a time source's since", in: path) }
     }
 
     func write(_ files: LogFiles) throws {
