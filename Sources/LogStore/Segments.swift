@@ -222,7 +222,8 @@ enum SegmentScanner {
     /// Every whole record from byte `from`: what `body` is given, and where valid bytes end.
     ///
     /// A bad record (a length past the end, a checksum mismatch, a short header) with no valid
-    /// record anywhere after it is a torn tail: the walk stops there. With a valid record after
+    /// record anywhere after it is a torn tail: the walk stops there, unless its checksum holds
+    /// over the bytes to the end (a whole record whose length field was damaged: an error). With a valid record after
     /// it, it is damage in front of acknowledged data: an error naming the segment and offset
     /// (or, with `skipDamaged`, the walk resumes at that record).
     /// - Returns: The offset where valid records end, and whether a torn tail follows it.
@@ -238,6 +239,17 @@ enum SegmentScanner {
                     try body(bytes, record)
                     offset += record.length
                 case .bad(let reason):
+                    if Frame.isWholeWithDamagedLength(bytes, at: offset) {
+                        // Its checksum holds over the bytes to the end: an acknowledged record
+                        // whose length field was damaged, not a write cut short. Never cut.
+                        guard skipDamaged else {
+                            throw DataStoreError(.corruptStore,
+                                "\(path) is damaged at byte \(offset) (\(reason)): the record there was written whole (its checksum "
+                                + "holds over the bytes to the end of the segment), but its length field was changed. Restore the "
+                                + "log from a backup, or open it with skipsDamagedRecords to read around it; nothing was changed.")
+                        }
+                        return (bytes.count, false)
+                    }
                     guard let next = Frame.nextValidRecord(bytes, after: offset) else { return (offset, true) }
                     guard skipDamaged else {
                         throw DataStoreError(.corruptStore,

@@ -60,6 +60,24 @@ import Testing
         try expectRefused(directory, .corruptStore, name, name)
     }
 
+    /// Issue 28, defect 13, for logs: the last record's length changed (shorter or longer), the
+    /// record otherwise whole. It used to look like a torn write, and a writable open cut an
+    /// acknowledged save; its checksum holds over the bytes to the end, so it is damage now.
+    @Test(arguments: [-1, 1, 1 << 20])
+    func aChangedLengthInTheLastRecordIsCorruptionNotATornWrite(_ change: Int) throws {
+        let directory = try log()
+        let segment = directory.appending(path: "segment-00000000000000000001.log")
+        var data = try Data(contentsOf: segment)
+        let last = try #require(DamagedFrameTests.recordOffsets(data).last)
+        let length = UInt32(Int(data[last]) | Int(data[last + 1]) << 8 | Int(data[last + 2]) << 16 | Int(data[last + 3]) << 24)
+        withUnsafeBytes(of: UInt32(Int(length) + change).littleEndian) { data.replaceSubrange(last..<last + 4, with: $0) }
+        try data.write(to: segment)
+        try expectRefused(directory, .corruptStore, "byte \(last)", "length \(change)")
+        var skipping = configuration(directory, skipsDamagedRecords: true)
+        skipping.allowsSave = false
+        #expect(try ModelContext(try open(skipping).0).fetchCount(FetchDescriptor<Reading>()) == 2, "read around it on request")
+    }
+
     /// A FIFO where the log keeps its identity file or its lock file used to block the open for
     /// good; one as the segment being written, the next save. Now each is a typed error at once.
     @Test(arguments: ["store.json", "lock", "segment-00000000000000000001.log"])
