@@ -15,7 +15,9 @@ public enum StoredCounter {
 
     /// `value`, when it lies in `minimum...limit`.
     /// - Parameters:
+    ///   - value: The counter as read.
     ///   - name: What the counter is, for the message (`"journalSequence"`).
+    ///   - minimum: The smallest value it may hold (0, or 1 for a transaction number).
     ///   - path: The file it was read from.
     /// - Throws: `DataStoreError/Code/corruptStore` naming the file, the counter and its value.
     @discardableResult
