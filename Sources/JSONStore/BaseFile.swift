@@ -76,6 +76,7 @@ struct BaseFile: Codable {
                     + "it was left untouched.")
             }
         }
+        let file: BaseFile
         do {
             // Rows are read straight from the parsed values; only the small fields go through
             // Codable (a Codable pass over 100,000 rows doubled the open time).
@@ -91,7 +92,7 @@ struct BaseFile: Codable {
                     return values
                 }
             }
-            return BaseFile(
+            file = BaseFile(
                 format: formatName, version: currentVersion, storeIdentifier: try field("storeIdentifier", String.self),
                 journalSequence: try field("journalSequence", Int64.self), lastTransaction: try field("lastTransaction", Int64.self),
                 historyExpiredThrough: try field("historyExpiredThrough", Int64.self),
@@ -100,6 +101,27 @@ struct BaseFile: Codable {
         } catch {
             throw DataStoreError(.corruptStore,
                 "\(path) is a damaged JSON store: \(error). Restore it from a backup; it was left untouched.")
+        }
+        try file.checkCounters(path: path)
+        return file
+    }
+
+    /// Throws unless the counters are ones a store reaches (``StoredCounter``) and agree: the
+    /// history in transaction order, its deletion mark not past the newest transaction.
+    /// - Throws: `DataStoreError/Code/corruptStore` naming the file and the counter.
+    private func checkCounters(path: String) throws {
+        try StoredCounter.check(journalSequence, "journalSequence", in: path)
+        try StoredCounter.check(lastTransaction, "lastTransaction", in: path)
+        try StoredCounter.check(historyExpiredThrough, "historyExpiredThrough", in: path)
+        var previous: Int64 = 0
+        for record in history {
+            try StoredCounter.check(record.transactionNumber, "history transaction", minimum: previous + 1, in: path)
+            previous = record.transactionNumber
+        }
+        guard historyExpiredThrough <= max(lastTransaction, previous) else {
+            throw DataStoreError(.corruptStore,
+                "\(path) says history up to transaction \(historyExpiredThrough) was deleted, past its newest transaction "
+                + "\(max(lastTransaction, previous)). Restore the store from a backup; it was left untouched.")
         }
     }
 

@@ -8,9 +8,10 @@ import StoreFiles
 /// - A save appends one checksummed line to the journal and flushes it (`fsync`) before it
 ///   returns: its cost does not grow with the store. The journal is folded into the base file
 ///   (write a temporary file, `fsync`, rename, `fsync` the directory) once it outgrows it.
-/// - A crash at any instant leaves the acknowledged saves and nothing else: a torn last journal
-///   line is cut back before the next append; a damaged base or a damaged line in the middle is
-///   a `DataStoreError/Code/corruptStore` error that leaves the files untouched.
+/// - A crash or a power loss at any instant leaves the acknowledged saves and nothing else: a
+///   torn last journal line (cut short, or with blocks never written) is cut back before the next
+///   append; a damaged base, a damaged line in the middle, and a damaged last line that was
+///   written whole are a `DataStoreError/Code/corruptStore` error that leaves the files untouched.
 /// - Several processes (an app and its widget) may open one store: writers take an exclusive
 ///   file lock, readers a shared one, and each reads the other's new journal lines (data and
 ///   history) without reloading the store.
@@ -26,7 +27,8 @@ public final class JSONStore: SnapshotTableStore {
 
     /// Opens the store at `configuration.url`, creating it when it does not exist (unless the
     /// configuration is read-only: then it reads as empty and nothing is created).
-    /// - Throws: `DataStoreError/Code/invalidConfiguration` when the directory does not exist;
+    /// - Throws: `DataStoreError/Code/invalidConfiguration` when the directory does not exist, or
+    ///   a FIFO, device or directory is where one of the store's files belongs;
     ///   `DataStoreError/Code/corruptStore` for a file that is not a store, of another version,
     ///   or damaged; `DataStoreError/Code/ioFailure` when the system refuses (permissions).
     public init(_ configuration: JSONStoreConfiguration) throws {

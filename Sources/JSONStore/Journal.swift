@@ -67,10 +67,10 @@ extension JournalEntry {
 /// The journal file: JSON lines, each framed as `<crc32 as 8 hex digits> <length> <json>\n`,
 /// where the checksum covers `<length> <json>` and the length counts the JSON's bytes.
 ///
-/// The checksum tells a damaged or cut line; the length tells a line cut short by a crash (it
-/// ends before its declared length, at the end of the file) from damage that merged or grew
-/// lines (it runs past its declared length), so that damage is never cut away as if it were a
-/// torn write. Lines of version 1 stores (`<crc32> <json>`, the checksum over the JSON) still read.
+/// The checksum tells a damaged or cut line. A line cut short by a crash or a power loss ends
+/// before its newline or holds blocks never written (zeros), at the end of the file; a bad line
+/// written whole (newline present, no zeros), or one that runs past its declared length (merged
+/// or grown), is damage, so that damage is never cut away as if it were a torn write. Lines of version 1 stores (`<crc32> <json>`, the checksum over the JSON) still read.
 enum Journal {
     /// Frames an entry as one line.
     static func line(for entry: JournalEntry) throws -> Data {
@@ -94,7 +94,7 @@ enum Journal {
     /// Reads whole, valid lines from `data` (which starts at file offset `start`).
     ///
     /// Only the last line may be bad, and only as a write cut short leaves it (see
-    /// `couldBeTorn(_:)`): that is a torn tail, left out. Any other bad line, and a line whose
+    /// `isTornAppend(_:declaredLength:atJournalStart:)`): that is a torn tail, left out. Any other bad line, and a line whose
     /// checksum holds but whose entry does not decode, is damage.
     /// - Throws: `DataStoreError/Code/corruptStore` naming the file and byte offset.
     static func scan(_ data: Data, startingAt start: Int64, path: String) throws -> Scan {
@@ -123,15 +123,15 @@ enum Journal {
                 scan.validLength = start + Int64(lineEnd - data.startIndex)
             case .bad(let declaredLength):
                 let followedByALine = lineEnd < data.endIndex && containsWholeLine(data[lineEnd...])
-                let afterALine = lineStart > data.startIndex || start > 0
-                if !followedByALine, couldBeTorn(data[lineStart...], declaredLength: declaredLength, afterALine: afterALine,
-                                                 isLastLine: lineEnd == data.endIndex) {
+                let atJournalStart = lineStart == data.startIndex && start == 0
+                if !followedByALine, isTornAppend(data[lineStart...], declaredLength: declaredLength, atJournalStart: atJournalStart) {
                     scan.hasTornTail = true
                     return scan
                 }
+                let why = followedByALine ? "whole lines follow it" : "it was written whole, newline and all"
                 throw DataStoreError(.corruptStore,
                     "\(path) is damaged at byte \(offset): a journal line fails its checksum or length, and it is not a "
-                    + "write cut short at the end of the file. Restore the store from a backup; the files were left untouched.")
+                    + "write cut short at the end of the file (\(why)). Restore the store from a backup; the files were left untouched.")
             }
             lineStart = lineEnd
         }
@@ -163,21 +163,25 @@ enum Journal {
         return .valid(json: body[(space + 1)...])
     }
 
-    /// Whether the bad bytes from a line's start to the end of the journal (with no valid line
-    /// among them) can be one write that a crash cut short and a power loss may have garbled,
-    /// newlines included.
+    /// Whether the bad bytes from a line's start to the end of the journal (with no whole line
+    /// among them) can be an append that a crash or a power loss cut short, which never held an
+    /// acknowledged save: it was not flushed.
     ///
-    /// With a readable header, they can when they end within the line's declared length: a line
-    /// that runs past its length was merged with another or grown by damage. A power loss can
-    /// garble the header of a short last line too; then they can if they follow a valid line.
-    /// At the start of a journal, where they would be all of it, only bytes without a newline
-    /// can be, and only if they begin as a line does (`<8 hex digits> `) or are zeros, what an
-    /// unwritten block reads as: a journal whose only bytes are bad was damaged or replaced.
-    private static func couldBeTorn(_ bytes: Data.SubSequence, declaredLength: Int?, afterALine: Bool, isLastLine: Bool) -> Bool {
-        if let declaredLength { return bytes.count <= declaredLength }
-        if afterALine { return true }
-        guard isLastLine else { return false }
-        if bytes.allSatisfy({ $0 == 0 }) { return true }
+    /// A write cut short ends before its newline, or (power lost before its flush) has blocks
+    /// the disk never wrote, which read as zeros, wherever they lie: a sector is written whole
+    /// or not at all, and no journal line holds a NUL byte (JSON escapes it). Bytes that end in
+    /// their newline and hold no NUL were written whole: a bad line there was damaged after it was
+    /// written (a changed length, checksum or byte), and cutting it would cut an acknowledged
+    /// save, so it is damage. So is a line that runs past its declared length (merged with
+    /// another, or grown). At the start of a journal, where they would be all of it, the bytes
+    /// must also begin as a line does (`<8 hex digits> `) or with a block never written: a
+    /// journal whose only bytes are something else was replaced.
+    private static func isTornAppend(_ bytes: Data.SubSequence, declaredLength: Int?, atJournalStart: Bool) -> Bool {
+        if let declaredLength, bytes.count > declaredLength { return false }
+        let hasUnwrittenBlock = bytes.contains(0)
+        if !hasUnwrittenBlock, bytes.last == UInt8(ascii: "\n") { return false }
+        guard atJournalStart else { return true }
+        if bytes.first == 0 { return true }
         for (offset, byte) in bytes.prefix(9).enumerated() {
             let fits = offset == 8 ? byte == UInt8(ascii: " ")
                 : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)

@@ -143,10 +143,25 @@ struct StoreState: Sendable {
         recordedSchema = file.schema
         journalSequence = file.journalSequence
         for (entityName, rows) in file.entities {
-            for values in rows { try write(entityName, values, path: path) }
+            for values in rows {
+                // A base file holds each row once: a second row with an id (a forged or damaged
+                // file) would otherwise replace the first, and one of them would be dropped unseen.
+                if let key = values["id"], holdsRow(entityName, key) {
+                    throw DataStoreError(.corruptStore,
+                        "\(path) holds two \(entityName) rows with the id \(key): it is damaged. Restore the store from a "
+                        + "backup; it was left untouched.")
+                }
+                try write(entityName, values, path: path)
+            }
         }
         history = HistoryLog(records: file.history, lastTransactionNumber: file.lastTransaction,
                              expiredThrough: file.historyExpiredThrough)
+    }
+
+    /// Whether a row of `entityName` with the id `key` was loaded already.
+    private func holdsRow(_ entityName: String, _ key: SnapshotValue) -> Bool {
+        foreignRows[entityName]?.contains(key) == true
+            || table.snapshot(for: PersistentIdentifier(entityName: entityName, primaryKey: key)) != nil
     }
 
     private mutating func write(_ entityName: String, _ values: [String: SnapshotValue], path: String) throws {
@@ -172,6 +187,7 @@ struct StoreState: Sendable {
     /// Anywhere else an old sequence number means a writer appended from a stale view.
     mutating func replay(_ entry: JournalEntry, path: String, fromJournalStart: Bool, rowsApplied: Bool = false) throws {
         if entry.sequence <= journalSequence, fromJournalStart { return }
+        try StoredCounter.check(entry.sequence, "journal entry", minimum: 1, in: path)
         guard entry.sequence == journalSequence + 1 else {
             throw DataStoreError(.corruptStore,
                 "\(path) has entry \(entry.sequence) after entry \(journalSequence): entries are missing or out of order. "
@@ -191,6 +207,7 @@ struct StoreState: Sendable {
             }
         }
         if let transaction = entry.transaction {
+            try StoredCounter.check(transaction.transactionNumber, "transaction", minimum: 1, in: path)
             guard transaction.transactionNumber > history.lastTransactionNumber else {
                 throw DataStoreError(.corruptStore,
                     "\(path) records transaction \(transaction.transactionNumber) after \(history.lastTransactionNumber). Restore the store from a backup.")
@@ -198,7 +215,17 @@ struct StoreState: Sendable {
             history.append(transaction)
         }
         if let bound = entry.historyExpiredThrough { history.delete(through: bound) }
-        if let numbers = entry.deletedTransactions { history.delete(transactionNumbers: Set(numbers)) }
+        if let numbers = entry.deletedTransactions {
+            // A deleted number past the newest transaction would expire every token to come.
+            for number in numbers {
+                guard number >= 1, number <= history.lastTransactionNumber else {
+                    throw DataStoreError(.corruptStore,
+                        "\(path) deletes transaction \(number), after the newest one, \(history.lastTransactionNumber). "
+                        + "Restore the store from a backup.")
+                }
+            }
+            history.delete(transactionNumbers: Set(numbers))
+        }
         journalSequence = entry.sequence
     }
 

@@ -165,6 +165,16 @@ enum Frame {
         return nil
     }
 
+    /// Whether the bad record at `offset` is the last one, written whole, with only its length
+    /// field changed: its checksum holds over its header's times and every byte to the end of
+    /// `bytes`, which hold one JSON object. A write cut short cannot pass that check (its bytes
+    /// stop before its end, or hold blocks never written).
+    static func isWholeWithDamagedLength(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+        guard bytes.count - offset >= headerSize + 2, bytes[offset + headerSize] == UInt8(ascii: "{"),
+              bytes[bytes.count - 1] == UInt8(ascii: "}") else { return false }
+        return checksumHolds(bytes, offset: offset, end: bytes.count)
+    }
+
     /// Whether the record at `offset..<end` has the checksum its header says.
     static func checksumHolds(_ bytes: UnsafeRawBufferPointer, offset: Int, end: Int) -> Bool {
         CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[(offset + 8)..<end])) == readUInt32(bytes, offset + 4)

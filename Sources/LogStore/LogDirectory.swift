@@ -33,11 +33,8 @@ enum LogDirectory {
                 guard !parent.isEmpty, parent != missing, lstat(parent, &info) != 0, errno == ENOENT else { break }
                 missing = parent
             }
-            do {
-                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            } catch {
-                throw DataStoreError(.ioFailure, "Could not create the log directory \(path): \(error.localizedDescription).")
-            }
+            // Durably: a directory entry not flushed may go with the power, and every save in it.
+            try FileIO.createDirectory(path)
             created = missing
         } else if info.st_mode & S_IFMT == S_IFLNK, FileIO.realPath(path) == nil {
             let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"

@@ -159,7 +159,7 @@ struct LogState: Sendable {
     private static func believedIndex(of number: Int64, files: LogFiles) -> SegmentInfo? {
         guard let data = try? FileIO.read(files.index(number)), case .verified(let value) = ChecksummedJSON.read(data),
               let info = try? SnapshotDecoder().decode(SegmentInfo.self, from: value),
-              info.first == number, info.last >= info.first, info.bytes >= 0 else { return nil }
+              info.first == number, info.last >= info.first, info.last <= StoredCounter.limit, info.bytes >= 0 else { return nil }
         return info
     }
 

@@ -51,10 +51,12 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     /// creating it unless the configuration is read-only, and cuts a torn last record back to
     /// the last whole transaction. A read-only open, or one that fails, creates nothing.
     /// - Throws: `DataStoreError/Code/invalidConfiguration` for a timestamp key path that is
-    ///   not a stored property, a link to nothing or a path that is a file;
+    ///   not a stored property, a link to nothing, a path that is a file, or a FIFO or device
+    ///   where one of the log's files belongs (at once: nothing waits on it);
     ///   `DataStoreError/Code/corruptStore` for a directory that is not a log (other files and
-    ///   no `store.json`) or a damaged record with valid records after it (naming segment and
-    ///   offset); `DataStoreError/Code/ioFailure` when the system refuses.
+    ///   no `store.json`), a damaged record with valid records after it (naming segment and
+    ///   offset), or a transaction number no log reaches; `DataStoreError/Code/ioFailure` when
+    ///   the system refuses.
     public init(_ configuration: LogStoreConfiguration) throws {
         guard let schema = configuration.schema else {
             throw DataStoreError(.invalidSchema, "LogStore '\(configuration.name)' needs a schema; open it through a ModelContainer.")

@@ -83,10 +83,18 @@ struct LogFiles: Sendable {
     }
 
     /// The first transaction number of every segment file, ascending.
+    /// - Throws: `DataStoreError/Code/corruptStore` for a segment named for a number no log
+    ///   reaches (``StoredCounter``), which its records would follow.
     func segmentNumbers() throws -> [Int64] {
         try names().compactMap { name -> Int64? in
             guard name.hasPrefix("segment-"), name.hasSuffix(".log") else { return nil }
-            return Int64(name.dropFirst("segment-".count).dropLast(".log".count))
+            let digits = name.dropFirst("segment-".count).dropLast(".log".count)
+            guard digits.allSatisfy({ ("0"..."9").contains($0) }), let number = Int64(digits) else {
+                throw DataStoreError(.corruptStore,
+                    "\(directory)/\(name) is named as a log segment, but not for a transaction number. Move it out of the log's "
+                    + "directory, or restore the log from a backup; nothing was changed.")
+            }
+            return try StoredCounter.check(number, "a segment numbered", minimum: 1, in: directory + "/" + name)
         }.sorted()
     }
 }
@@ -188,8 +196,18 @@ struct LogMeta: Codable {
             throw DataStoreError(.corruptStore,
                 "\(files.meta) is a log store of format version \(meta.version); this library reads versions 1 and 2. Nothing was changed.")
         }
+        try meta.checkCounters(path: files.meta)
         meta.isVerified = verified
         return meta
+    }
+
+    /// Throws unless every transaction number the file holds is one a log reaches
+    /// (``StoredCounter``): the next save adds one to the newest.
+    /// - Throws: `DataStoreError/Code/corruptStore` naming the file and the counter.
+    private func checkCounters(path: String) throws {
+        try StoredCounter.check(droppedThrough, "droppedThrough", in: path)
+        for migration in migrations ?? [] { try StoredCounter.check(migration.throughTransaction, "a migration's throughTransaction", in: path) }
+        for source in (timestamps ?? [:]).values { try StoredCounter.check(source.since, "a time source's since", in: path) }
     }
 
     func write(_ files: LogFiles) throws {
@@ -204,7 +222,8 @@ enum SegmentScanner {
     /// Every whole record from byte `from`: what `body` is given, and where valid bytes end.
     ///
     /// A bad record (a length past the end, a checksum mismatch, a short header) with no valid
-    /// record anywhere after it is a torn tail: the walk stops there. With a valid record after
+    /// record anywhere after it is a torn tail: the walk stops there, unless its checksum holds
+    /// over the bytes to the end (a whole record whose length field was damaged: an error). With a valid record after
     /// it, it is damage in front of acknowledged data: an error naming the segment and offset
     /// (or, with `skipDamaged`, the walk resumes at that record).
     /// - Returns: The offset where valid records end, and whether a torn tail follows it.
@@ -220,6 +239,17 @@ enum SegmentScanner {
                     try body(bytes, record)
                     offset += record.length
                 case .bad(let reason):
+                    if Frame.isWholeWithDamagedLength(bytes, at: offset) {
+                        // Its checksum holds over the bytes to the end: an acknowledged record
+                        // whose length field was damaged, not a write cut short. Never cut.
+                        guard skipDamaged else {
+                            throw DataStoreError(.corruptStore,
+                                "\(path) is damaged at byte \(offset) (\(reason)): the record there was written whole (its checksum "
+                                + "holds over the bytes to the end of the segment), but its length field was changed. Restore the "
+                                + "log from a backup, or open it with skipsDamagedRecords to read around it; nothing was changed.")
+                        }
+                        return (bytes.count, false)
+                    }
                     guard let next = Frame.nextValidRecord(bytes, after: offset) else { return (offset, true) }
                     guard skipDamaged else {
                         throw DataStoreError(.corruptStore,

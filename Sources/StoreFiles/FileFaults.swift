@@ -36,12 +36,15 @@ public enum FileFaults {
         case rename(from: String, to: String)
         /// `unlink(path)`.
         case remove(path: String)
+        /// `mkdir(path)`: a new directory, whose entry in its parent is durable once the parent
+        /// is flushed.
+        case createDirectory(path: String)
 
         /// The path the operation is about (for a rename, its target).
         public var path: String {
             switch self {
             case .create(let path, _), .write(let path, _, _), .truncate(let path, _), .syncFile(let path),
-                 .syncDirectory(let path), .remove(let path):
+                 .syncDirectory(let path), .remove(let path), .createDirectory(let path):
                 return path
             case .rename(_, let to):
                 return to
@@ -57,6 +60,7 @@ public enum FileFaults {
             case .syncDirectory(let path): return "fsync directory \(path)"
             case .rename(let from, let to): return "rename \(from) to \(to)"
             case .remove(let path): return "unlink \(path)"
+            case .createDirectory(let path): return "mkdir \(path)"
             }
         }
     }
@@ -110,6 +114,31 @@ extension FileFaults {
         let current = hooks.withLock { Array($0.values) }
         for hook in current { if let fault = hook(operation, path) { return fault } }
         return nil
+    }
+}
+
+// MARK: Sabotage: a store that skips a flush
+
+extension FileFaults {
+    private static let parentSyncsSkipped = Locked<[UUID: String]>([:])
+
+    /// Makes the stores skip the flush of a new directory's parent for directories created
+    /// under `path`, until `remove(skippedParentSyncs:)`: the store the power-loss tests must
+    /// catch (the log directory's entry lost with the power, and every save in it).
+    public static func skipParentSyncs(under path: String) -> UUID {
+        let key = UUID()
+        parentSyncsSkipped.withLock { $0[key] = path }
+        return key
+    }
+
+    /// Ends what `skipParentSyncs(under:)` began.
+    public static func remove(skippedParentSyncs key: UUID) {
+        parentSyncsSkipped.withLock { _ = $0.removeValue(forKey: key) }
+    }
+
+    /// Whether a test asked to skip the flush of the parent of the new directory `path`.
+    static func skipsParentSync(of path: String) -> Bool {
+        parentSyncsSkipped.withLock { $0.values.contains { path.hasPrefix($0 + "/") } }
     }
 }
 

@@ -147,10 +147,48 @@ public enum FileIO {
     /// Makes a directory entry durable (a created or renamed file in it).
     public static func syncDirectory(of path: String) throws {
         let directory = (path as NSString).deletingLastPathComponent
-        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure("open the directory of", path) }
+        guard let fd = try openRegular(directory.isEmpty ? "." : directory, O_RDONLY, directory: true) else {
+            throw failure("open the directory of", path, errno: ENOENT)
+        }
         defer { close(fd) }
         try fsyncOrThrow(fd, path: directory)
+    }
+
+    /// Creates the directory `path` and its missing parents, durably: each new directory's
+    /// entry reaches the disk (its parent is flushed) before this returns. Under POSIX's rules a
+    /// directory entry is durable only once its directory is flushed; without it, a power loss
+    /// can take the new directory away with every file flushed into it since.
+    /// - Returns: The topmost directory created, `nil` when `path` was there already (another
+    ///   process may create it at the same time: that is not an error).
+    /// - Throws: `DataStoreError/Code/ioFailure` when the system refuses (a part of `path` is a
+    ///   file, permissions).
+    @discardableResult
+    public static func createDirectory(_ path: String) throws -> String? {
+        var missing: [String] = []
+        var info = stat()
+        var current = path
+        while !current.isEmpty, current != "/", stat(current, &info) != 0 {
+            guard errno == ENOENT else { throw failure("inspect", current) }
+            missing.append(current)
+            current = (current as NSString).deletingLastPathComponent
+        }
+        var created: [String] = []
+        for directory in missing.reversed() {
+            let observed = try willPerform(.createDirectory(path: directory))
+            guard mkdir(directory, 0o755) == 0 else {
+                if errno == EEXIST { continue }
+                throw failure("create the directory", directory)
+            }
+            didPerform(observed)
+            created.append(directory)
+        }
+        for directory in created.reversed() {
+            #if DEBUG
+            if FileFaults.skipsParentSync(of: directory) { continue }
+            #endif
+            try syncDirectory(of: directory)
+        }
+        return created.first
     }
 
     /// Appends `data` at `expectedLength` of `path` (created if missing) and, when `sync` is set
@@ -159,8 +197,7 @@ public enum FileIO {
     public static func appendDurably(_ data: Data, to path: String, expectedLength: Int64, sync: Bool = true) throws {
         try injectFault(.create, path)
         let creation = try willPerform(.create(path: path, truncating: false))
-        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure("open", path) }
+        guard let fd = try openRegular(path, O_WRONLY | O_CREAT) else { throw failure("open", path, errno: ENOENT) }
         didPerform(creation)
         defer { close(fd) }
         do {
@@ -177,8 +214,7 @@ public enum FileIO {
 
     /// Flushes `path` to disk.
     public static func sync(_ path: String) throws {
-        let fd = open(path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure("open", path) }
+        guard let fd = try openRegular(path, O_WRONLY) else { throw failure("open", path, errno: ENOENT) }
         defer { close(fd) }
         try fsyncOrThrow(fd, path: path)
     }
@@ -194,8 +230,7 @@ public enum FileIO {
     /// Cuts `path` back to `length` bytes and flushes it (a torn journal tail).
     public static func truncate(_ path: String, to length: Int64) throws {
         try injectFault(.truncate, path)
-        let fd = open(path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure("open", path) }
+        guard let fd = try openRegular(path, O_WRONLY) else { throw failure("open", path, errno: ENOENT) }
         defer { close(fd) }
         let observed = try willPerform(.truncate(path: path, length: length))
         guard ftruncate(fd, off_t(length)) == 0 else { throw failure("truncate", path) }
@@ -209,8 +244,7 @@ public enum FileIO {
         let temporary = path + temporarySuffix + "\(getpid())"
         try injectFault(.create, temporary)
         let creation = try willPerform(.create(path: temporary, truncating: true))
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure("create", temporary) }
+        guard let fd = try openRegular(temporary, O_WRONLY | O_CREAT | O_TRUNC) else { throw failure("create", temporary, errno: ENOENT) }
         didPerform(creation)
         var isOpen = true
         do {

@@ -23,15 +23,12 @@ public final class OpenFile: Sendable {
     private let inode: UInt64
 
     /// Opens `path` for reading (a directory, to hold it, when `directory` is set); `nil` when
-    /// there is nothing there.
-    /// - Throws: `DataStoreError/Code/ioFailure` when the system refuses, or `directory` is set
-    ///   and `path` is not one.
+    /// there is nothing there. Returns at once whatever is there (a FIFO does not block it).
+    /// - Throws: `DataStoreError/Code/invalidConfiguration` when `path` is not a regular file (or
+    ///   not a directory, when `directory` is set); `DataStoreError/Code/ioFailure` when the
+    ///   system refuses.
     public static func open(_ path: String, directory: Bool = false) throws -> OpenFile? {
-        let descriptor = openForReading(path, directory: directory)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
-            throw FileIO.failure("open", path)
-        }
+        guard let descriptor = try FileIO.openRegular(path, O_RDONLY, directory: directory) else { return nil }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             let error = FileIO.failure("inspect", path)
@@ -111,9 +108,4 @@ public final class OpenFile: Sendable {
         }
         return result
     }
-}
-
-/// `open(2)` for reading, outside ``OpenFile`` whose `open` method hides it.
-private func openForReading(_ path: String, directory: Bool) -> Int32 {
-    open(path, O_RDONLY | O_CLOEXEC | (directory ? O_DIRECTORY : 0))
 }

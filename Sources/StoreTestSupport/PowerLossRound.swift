@@ -10,6 +10,8 @@ import Foundation
 public struct PowerLossRound {
     public let directory: URL
     public let sabotage: PowerLossSimulator.Sabotage
+    /// What the power loss may do to what was not flushed.
+    public let model: PowerLossSimulator.Model
     /// How likely each unflushed operation is lost at a rewind, and whether a rewind garbles the
     /// last block of a file's last unflushed write.
     public let lossProbability: Double
@@ -19,12 +21,14 @@ public struct PowerLossRound {
 
     /// Draws how the rewinds lose data, and starts a simulator that loses the power at operation
     /// `crashAt` in `directory`.
-    public init(directory: URL, crashAt: Int, sabotage: PowerLossSimulator.Sabotage, using generator: inout SeededGenerator) {
+    public init(directory: URL, crashAt: Int, sabotage: PowerLossSimulator.Sabotage, model: PowerLossSimulator.Model = .fromEnvironment,
+                using generator: inout SeededGenerator) {
         self.directory = directory
         self.sabotage = sabotage
+        self.model = model
         lossProbability = [0, 0.5, 1, Double.random(in: 0...1, using: &generator)].randomElement(using: &generator)!
         garbles = Bool.random(using: &generator)
-        simulator = PowerLossSimulator(directory: directory, crashAt: crashAt, sabotage: sabotage)
+        simulator = PowerLossSimulator(directory: directory, crashAt: crashAt, sabotage: sabotage, model: model)
         simulator.start()
     }
 
@@ -54,7 +58,8 @@ public struct PowerLossRound {
         recover: (_ simulator: PowerLossSimulator, _ generator: inout SeededGenerator, _ tally: inout PowerLossTally) throws -> Bool
     ) -> String? {
         guard Int.random(in: 0..<3, using: &generator) == 0 else { return "" }
-        let second = PowerLossSimulator(directory: directory, crashAt: Int.random(in: 1...10, using: &generator), sabotage: sabotage)
+        let second = PowerLossSimulator(directory: directory, crashAt: Int.random(in: 1...10, using: &generator), sabotage: sabotage,
+                                        model: model)
         second.start()
         tally.secondPowerLosses += 1
         do {

@@ -29,16 +29,22 @@ private typealias FileStatus = stat
 ///   bytes a write overwrote and the file's old length, the tail a truncate cut off, the file a
 ///   rename replaced, the contents of an unlinked file.
 /// - Optionally, the last block (512 bytes, aligned) that a file's last surviving unsynced write
-///   touched is garbled: random bytes or zeros over a random part of it, as a sector half
-///   written when the power went.
+///   touched is garbled: zeros over a random part of it, as a sector the write did not reach.
+///   Never random bytes: a disk writes a sector whole or not at all (or fails its read), and a
+///   store must tell a line written whole and damaged later, which it refuses, from a torn one,
+///   which it cuts; bytes that changed under a complete line are the former.
+/// - Two models (``Model``): `journaling` (ext4-like; the store's directory and a directory it
+///   creates survive) and `strictPOSIX` (each unflushed write torn at 512-byte sectors, and a
+///   directory the store creates lost unless its parent was flushed). `POWERLOSS_MODEL`
+///   chooses the default.
 /// - Operations are identified with the file (inode) they changed, not its name, so an undo
 ///   follows a file that a kept rename moved. Files the store unlinks or replaces are held open
 ///   until the rewind, so that their inode numbers are not reused meanwhile.
 ///
 /// ## Simplifications
 ///
-/// - One flat directory (the store's); files elsewhere are not watched. The lock file, opened by
-///   `FileLock` outside `FileIO`, is not watched (its contents do not matter).
+/// - The store's directory and the directories it creates in it; files elsewhere are not
+///   watched. The lock file's contents are not watched (they do not matter).
 /// - A lost write that a kept later write extended past becomes a hole of zeros; a lost
 ///   truncate restores only the bytes past the file's current end (a kept later write over the
 ///   cut region keeps its bytes). The stores never overwrite bytes they wrote before a crash, so
@@ -56,16 +62,41 @@ private typealias FileStatus = stat
 /// `POWERLOSS_SABOTAGE=skip-file-sync` (or `skip-directory-sync`) makes the simulator ignore
 /// file (or directory) `fsync`s, as a store that acknowledged before flushing would: the
 /// power-loss tests must then fail. It is the negative control that shows they can.
+/// `store-skips-parent-directory-sync` makes the store itself skip the flush of a new
+/// directory's parent: the strict model must catch it (the journaling one cannot).
 public final class PowerLossSimulator: @unchecked Sendable {
     /// Flushes to ignore, to show that the tests catch a store that skips them.
     public enum Sabotage: String, Sendable {
         case none
         case skipFileSync = "skip-file-sync"
         case skipDirectorySync = "skip-directory-sync"
+        /// The store itself skips the flush of a new directory's parent (through
+        /// `FileFaults/skipParentSyncs(under:)`), as LogStore did before issue 28: only the strict
+        /// POSIX model (``Model/strictPOSIX``) loses that entry, and must catch it.
+        case storeSkipsParentDirectorySync = "store-skips-parent-directory-sync"
 
         /// From `POWERLOSS_SABOTAGE`; ``none`` when unset.
         public static var fromEnvironment: Sabotage {
             ProcessInfo.processInfo.environment["POWERLOSS_SABOTAGE"].flatMap(Sabotage.init(rawValue:)) ?? .none
+        }
+    }
+
+    /// What a power loss may do to what was not flushed.
+    public enum Model: String, Sendable, CaseIterable {
+        /// Like ext4 or APFS: an unflushed write is lost whole or kept whole (but for the
+        /// garbled last block); a directory the store creates is there after the power loss
+        /// (a journaling file system commits it with the first flush after it).
+        case journaling
+        /// What POSIX promises and no more: every directory entry, the store's own directory's in
+        /// its parent included, is durable only once that directory is flushed; every unflushed
+        /// write is torn at 512-byte sectors, each written or not (never-written ones read as
+        /// zeros where the write extended the file), and a file's new length may be kept when
+        /// its last sectors are not.
+        case strictPOSIX = "strict-posix"
+
+        /// From `POWERLOSS_MODEL`; ``journaling`` when unset.
+        public static var fromEnvironment: Model {
+            ProcessInfo.processInfo.environment["POWERLOSS_MODEL"].flatMap(Model.init(rawValue:)) ?? .journaling
         }
     }
 
@@ -77,9 +108,17 @@ public final class PowerLossSimulator: @unchecked Sendable {
         public var lost: [String] = []
         /// Blocks garbled.
         public var garbled: [String] = []
+        /// Writes torn at sectors (strict POSIX): some sectors lost, some kept.
+        public var torn: [String] = []
+        /// Of them, writes at the start of a file whose first sector was lost and a later one kept.
+        public var tornAtStart = 0
+        /// Directories whose entry in their parent was lost (strict POSIX), with all they held:
+        /// made after the simulator started, and not there when their parent was last flushed.
+        public var lostDirectories: [String] = []
 
         public var description: String {
             "\(unsynced.count) unsynced operations, \(lost.count) lost \(lost), garbled \(garbled)"
+                + (torn.isEmpty ? "" : ", torn \(torn)")
         }
     }
 
@@ -115,9 +154,14 @@ public final class PowerLossSimulator: @unchecked Sendable {
     /// Also fails the first operation whose description this accepts (and every later one).
     public let crashBefore: (@Sendable (String) -> Bool)?
     public let sabotage: Sabotage
+    public let model: Model
 
     private let lock = NSLock()
     private var key: UUID?
+    private var sabotageKey: UUID?
+    /// Strict model: the directories whose entry in their parent is on disk (there at the
+    /// start, or listed when their parent was flushed).
+    private var durableDirectories: Set<String> = []
     private var count = 0
     private var crashed: String?
     private var pending: Operation?
@@ -128,29 +172,33 @@ public final class PowerLossSimulator: @unchecked Sendable {
 
     /// A simulator for the files in `directory` whose operation number `crashAt` fails, and
     /// every one after it. Call ``start()`` to begin watching.
-    public init(directory: URL, crashAt: Int, sabotage: Sabotage = .fromEnvironment) {
+    public init(directory: URL, crashAt: Int, sabotage: Sabotage = .fromEnvironment, model: Model = .fromEnvironment) {
         var path = directory.standardizedFileURL.path
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         self.directory = path
         self.crashAt = crashAt
         self.sabotage = sabotage
+        self.model = model
         crashBefore = nil
     }
 
     /// A simulator whose power goes just before the first operation `crashBefore` accepts (given
     /// its description, such as `create /…/segment-00000000000000000002.log`): for a test of one
     /// chosen instant.
-    public init(directory: URL, sabotage: Sabotage = .none, crashBefore: @escaping @Sendable (String) -> Bool) {
+    public init(directory: URL, sabotage: Sabotage = .none, model: Model = .journaling,
+                crashBefore: @escaping @Sendable (String) -> Bool) {
         var path = directory.standardizedFileURL.path
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         self.directory = path
         crashAt = .max
         self.sabotage = sabotage
+        self.model = model
         self.crashBefore = crashBefore
     }
 
     deinit {
         if let key { FileFaults.remove(observer: key) }
+        if let sabotageKey { FileFaults.remove(skippedParentSyncs: sabotageKey) }
         for fd in pinned { close(fd) }
     }
 
@@ -158,7 +206,11 @@ public final class PowerLossSimulator: @unchecked Sendable {
     public func start() {
         lock.lock()
         defer { lock.unlock() }
-        if key == nil { key = FileFaults.install(observer: Watcher(simulator: self)) }
+        if key == nil {
+            key = FileFaults.install(observer: Watcher(simulator: self))
+            if model == .strictPOSIX { durableDirectories = Set(Self.directories(under: directory)) }
+        }
+        if sabotage == .storeSkipsParentDirectorySync, sabotageKey == nil { sabotageKey = FileFaults.skipParentSyncs(under: directory) }
     }
 
     /// Whether the power went (an operation was refused).
@@ -220,6 +272,11 @@ public final class PowerLossSimulator: @unchecked Sendable {
         case .syncDirectory(let path):
             guard sabotage != .skipDirectorySync else { break }
             unsynced.removeAll { !$0.change.isData && ($0.path as NSString).deletingLastPathComponent == path }
+            if model == .strictPOSIX {
+                // The directories in it now have their entries on disk, however they were made.
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+                for name in names where Self.isDirectory(path + "/" + name) { durableDirectories.insert(path + "/" + name) }
+            }
         default:
             guard var operation = pending else { break }
             if case .create = operation.change {
@@ -261,7 +318,9 @@ public final class PowerLossSimulator: @unchecked Sendable {
             guard let info = Self.stat(path) else { return nil }
             pin(path)
             return Operation(path: path, inode: info.inode, change: .remove(contents: Self.read(path, 0, info.size)), what: what)
-        case .syncFile, .syncDirectory:
+        case .syncFile, .syncDirectory, .createDirectory:
+            // A new directory is judged at the power loss by whether its parent was flushed
+            // since (`durableDirectories`), which holds however the store made it.
             return nil
         }
     }
@@ -302,10 +361,39 @@ public final class PowerLossSimulator: @unchecked Sendable {
             let kept = lossProbability >= 1 ? 0 : lossProbability <= 0 ? metadata.count : Int.random(in: 0...metadata.count, using: &generator)
             for (position, index) in metadata.enumerated() { lost[index] = position >= kept }
         }
+        // Strict POSIX: a write is lost sector by sector, each with the same odds; one that
+        // loses every sector and its new length is lost whole.
+        var tears: [Int: Tear] = [:]
+        if model == .strictPOSIX {
+            for (index, operation) in unsynced.enumerated() {
+                guard case .write(let offset, _, _, let count) = operation.change, count > 0 else { continue }
+                let sectors = Array(stride(from: offset / Self.sectorSize * Self.sectorSize, to: offset + Int64(count), by: Int64.Stride(Self.sectorSize)))
+                let lostSectors = sectors.filter { _ in Double.random(in: 0..<1, using: &generator) < lossProbability }
+                let keepsLength = Bool.random(using: &generator)
+                lost[index] = lostSectors.count == sectors.count && !keepsLength
+                if !lost[index], !lostSectors.isEmpty {
+                    tears[index] = Tear(lostSectors: lostSectors, sectorCount: sectors.count, keepsLength: keepsLength)
+                }
+            }
+        }
         var remap: [UInt64: UInt64] = [:]
-        for (index, operation) in unsynced.enumerated().reversed() where lost[index] {
-            undo(operation, remap: &remap)
-            report.lost.append(operation.what)
+        for (index, operation) in unsynced.enumerated().reversed() {
+            if lost[index] {
+                undo(operation, remap: &remap)
+                report.lost.append(operation.what)
+            } else if let tear = tears[index], case .write(let offset, _, _, _) = operation.change {
+                apply(tear, to: operation, remap: remap)
+                report.torn.append("\(operation.what): sectors at \(tear.lostSectors) lost\(tear.keepsLength ? ", length kept" : "")")
+                if offset == 0, tear.lostSectors.first == 0, tear.lostSectors.count < tear.sectorCount { report.tornAtStart += 1 }
+            }
+        }
+        if model == .strictPOSIX {
+            // A directory whose entry never reached the disk goes, with all it held.
+            for path in Self.directories(under: directory).sorted() where !durableDirectories.contains(path) {
+                guard !report.lostDirectories.contains(where: { path.hasPrefix($0 + "/") }) else { continue }
+                try? FileManager.default.removeItem(atPath: path)
+                report.lostDirectories.append(path)
+            }
         }
         if garbles {
             // The last surviving write of each file, in the order the files were first written
@@ -327,13 +415,54 @@ public final class PowerLossSimulator: @unchecked Sendable {
         return report
     }
 
-    /// Where the file `inode` (as renumbered by recreations) is now, looking at `path` first.
+    /// Where the file `inode` (as renumbered by recreations) is now, looking at `path` first,
+    /// then in its directory.
     private func locate(_ inode: UInt64, near path: String, remap: [UInt64: UInt64]) -> String? {
         var target = inode
         while let next = remap[target] { target = next }
         if Self.inode(path) == target { return path }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.map { directory + "/" + $0 }.first { Self.inode($0) == target }
+        let parent = (path as NSString).deletingLastPathComponent
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? []
+        return names.map { parent + "/" + $0 }.first { Self.inode($0) == target }
+    }
+
+    /// The sector size writes are torn at under the strict model.
+    static let sectorSize: Int64 = 512
+
+    /// How a kept write was torn (strict POSIX).
+    private struct Tear {
+        /// File offsets of the write's sectors (aligned) that never reached the disk.
+        var lostSectors: [Int64]
+        /// How many sectors the write touched.
+        var sectorCount: Int
+        /// Whether the file's new length reached the disk when its last sectors did not.
+        var keepsLength: Bool
+    }
+
+    /// Undoes the lost sectors of a kept write: each reads as it did before (the old bytes, or
+    /// zeros past the file's old end), and the file ends where the kept sectors do unless its
+    /// new length was kept too (or a later write extended it).
+    private func apply(_ tear: Tear, to operation: Operation, remap: [UInt64: UInt64]) {
+        guard case .write(let offset, let old, let oldLength, let count) = operation.change,
+              let path = locate(operation.inode, near: operation.path, remap: remap), let size = Self.stat(path)?.size else { return }
+        let end = offset + Int64(count)
+        for sector in tear.lostSectors {
+            let start = max(sector, offset), stop = min(sector + Self.sectorSize, end, size)
+            guard stop > start else { continue }
+            let oldStop = min(stop, oldLength)
+            if oldStop > start {
+                Self.write(old[(old.startIndex + Int(start - offset))..<(old.startIndex + Int(oldStop - offset))], to: path, at: start)
+            }
+            let zeros = max(start, oldLength)
+            if stop > zeros { Self.write(Data(count: Int(stop - zeros)), to: path, at: zeros) }
+        }
+        guard !tear.keepsLength, size == end else { return }
+        var keptEnd = oldLength
+        for sector in stride(from: offset / Self.sectorSize * Self.sectorSize, to: end, by: Int64.Stride(Self.sectorSize))
+        where !tear.lostSectors.contains(sector) {
+            keptEnd = max(keptEnd, min(sector + Self.sectorSize, end))
+        }
+        if keptEnd < size { Self.resize(path, to: keptEnd) }
     }
 
     private func undo(_ operation: Operation, remap: inout [UInt64: UInt64]) {
@@ -382,10 +511,8 @@ public final class PowerLossSimulator: @unchecked Sendable {
         let blockStart = max(offset, (end - 1) / 512 * 512)
         let start = Int64.random(in: blockStart..<end, using: &generator)
         let stop = Int64.random(in: (start + 1)...end, using: &generator)
-        let zeros = Int.random(in: 0..<3, using: &generator) == 0
-        let bytes = Data((start..<stop).map { _ in zeros ? 0 : UInt8.random(in: 0...255, using: &generator) })
-        Self.write(bytes, to: path, at: start)
-        return "\(zeros ? "zeros" : "random bytes") over \(start)..<\(stop) of \(path)"
+        Self.write(Data(count: Int(stop - start)), to: path, at: start)
+        return "zeros over \(start)..<\(stop) of \(path)"
     }
 
     // MARK: Raw file access (not through FileIO: the simulator's own work is not observed)
@@ -397,6 +524,23 @@ public final class PowerLossSimulator: @unchecked Sendable {
     }
 
     private static func inode(_ path: String) -> UInt64? { stat(path)?.inode }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var info = FileStatus()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// `root` and every directory under it.
+    private static func directories(under root: String) -> [String] {
+        var found = [root]
+        var index = 0
+        while index < found.count {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: found[index])) ?? []
+            found += names.map { found[index] + "/" + $0 }.filter(isDirectory)
+            index += 1
+        }
+        return found
+    }
 
     private static func read(_ path: String, _ start: Int64, _ end: Int64) -> Data {
         guard end > start else { return Data() }
@@ -452,6 +596,11 @@ public struct PowerLossTally: Sendable, CustomStringConvertible {
     public var unsyncedOperations = 0
     public var lostOperations = 0
     public var garbledBlocks = 0
+    /// Strict POSIX's rare paths: writes torn at sectors, of them first sectors of a file lost
+    /// under a later one kept (a torn first journal line), and directories lost with their entry.
+    public var tornWrites = 0
+    public var tornFirstSectors = 0
+    public var lostDirectories = 0
     /// The save in flight at the power loss (unacknowledged) came back whole, or not at all.
     public var inFlightPresent = 0
     public var inFlightAbsent = 0
@@ -472,7 +621,8 @@ public struct PowerLossTally: Sendable, CustomStringConvertible {
     public var description: String {
         "\(rounds) rounds; power lost during \(phases.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); "
             + "second power losses \(secondPowerLosses) (\(secondDuringRecovery) while opening); "
-            + "\(unsyncedOperations) unsynced operations, \(lostOperations) lost, \(garbledBlocks) blocks garbled; "
+            + "\(unsyncedOperations) unsynced operations, \(lostOperations) lost, \(garbledBlocks) blocks garbled, "
+            + "\(tornWrites) writes torn (\(tornFirstSectors) with a file's first sector lost), \(lostDirectories) directories lost; "
             + "in-flight save present \(inFlightPresent), absent \(inFlightAbsent); unflushed saves kept \(unflushedKept), lost \(unflushedLost); "
             + "FAILURES: lost \(lost), altered \(altered), corrupt on open \(corruptOnOpen)"
             + (corruptReasons.isEmpty ? "" : " \(corruptReasons.sorted { $0.value > $1.value }.map { "\($0.value)× \($0.key)" })")
@@ -493,6 +643,9 @@ public struct PowerLossTally: Sendable, CustomStringConvertible {
         unsyncedOperations += report.unsynced.count
         lostOperations += report.lost.count
         garbledBlocks += report.garbled.count
+        tornWrites += report.torn.count
+        tornFirstSectors += report.tornAtStart
+        lostDirectories += report.lostDirectories.count
     }
 }
 #endif

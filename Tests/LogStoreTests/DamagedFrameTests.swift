@@ -76,7 +76,9 @@ import Testing
 
     /// Every kind of damage at every record: in front of valid records it is `.corruptStore`
     /// naming the offset, changing nothing; at the last record (the negative control) it is a
-    /// torn tail, and exactly that record goes.
+    /// torn tail, and exactly that record goes, except a changed length: the record's checksum
+    /// then holds over the bytes to the end, so it was written whole (issue 28, defect 13), and
+    /// it is `.corruptStore` too.
     @Test func everyDamageAtEveryRecordIsCorruptionUnlessNothingValidFollows() throws {
         let (directory, segment, pristine) = try tenRecordLog()
         let offsets = Self.recordOffsets(pristine)
@@ -87,7 +89,8 @@ import Testing
                 damage.apply(to: &damaged, at: offset)
                 try damaged.write(to: segment)
                 let what = "\(damage) at record \(index) (byte \(offset))"
-                if index < offsets.count - 1 {
+                let lengthChanged = damage == .lengthPastTheEnd || damage == .hugeLength
+                if index < offsets.count - 1 || lengthChanged {
                     for allowsSave in [false, true] {
                         var settings = configuration(directory, segmentSize: 1 << 20)
                         settings.allowsSave = allowsSave
@@ -108,7 +111,7 @@ import Testing
                 }
             }
         }
-        #expect(corrupt == 9 * Damage.allCases.count && torn == Damage.allCases.count)
+        #expect(corrupt == 9 * Damage.allCases.count + 2 && torn == Damage.allCases.count - 2)
     }
 
     /// A record whose checksum holds but whose payload does not decode is never a torn tail nor

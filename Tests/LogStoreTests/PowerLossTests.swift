@@ -37,14 +37,43 @@ import Testing
         var description: String { "by \(author ?? "nil"): \(rows.count) rows, \(changes.count) changes" }
     }
 
-    @Test(arguments: ["everySave", "periodic"])
-    func everyAcknowledgedSaveSurvivesAPowerLoss(_ durability: String) throws {
+    /// Under both models (issue 28): the journaling one (ext4-like), and strict POSIX, where the
+    /// log directory the store creates is lost unless its parent was flushed, and unflushed
+    /// writes are torn at sectors.
+    @Test(arguments: ["everySave", "periodic"], PowerLossSimulator.Model.allCases)
+    func everyAcknowledgedSaveSurvivesAPowerLoss(_ durability: String, _ model: PowerLossSimulator.Model) throws {
         let tally = try run(rounds: PowerLossTally.rounds(default: 30), seed: PowerLossTally.seed, periodic: durability == "periodic",
-                            sabotage: .fromEnvironment)
-        tally.print(as: "LogStore (\(durability)) power loss")
+                            sabotage: .fromEnvironment, model: model)
+        tally.print(as: "LogStore (\(durability), \(model.rawValue)) power loss")
         #expect(tally.failures.isEmpty, "\(tally.failureSummary)")
         #expect(tally.phases["seal", default: 0] > 0, "some power losses hit a seal: \(tally.phases)")
         #expect(tally.phases["append", default: 0] > 0, "some power losses hit an append: \(tally.phases)")
+    }
+
+    /// Issue 28, defect 15: a store that does not flush the parent of the log directory it
+    /// creates loses the whole log to a power loss under POSIX's rules (it opens empty, every
+    /// acknowledged save gone). The strict model must catch it; the journaling one cannot.
+    @Test func aSkippedParentFlushIsCaughtUnderStrictPOSIX() throws {
+        let tally = try run(rounds: 40, seed: 0xBAD_F00D, periodic: false, sabotage: .storeSkipsParentDirectorySync, model: .strictPOSIX)
+        print("LogStore power loss (strict-posix) with \(PowerLossSimulator.Sabotage.storeSkipsParentDirectorySync.rawValue): \(tally)")
+        #expect(tally.lost > 0 && tally.lostDirectories > 0, "\(tally)")
+    }
+
+    /// The instant of defect 15: the first save returned, then the power went before anything
+    /// else was flushed. The log directory's entry must be on disk.
+    @Test func aNewLogDirectorySurvivesAPowerLossAfterTheFirstSave() throws {
+        let directory = try temporaryDirectory()
+        let log = directory.appending(path: "nested/log")
+        let simulator = PowerLossSimulator(directory: directory, crashAt: .max, sabotage: .none, model: .strictPOSIX)
+        simulator.start()
+        do {
+            let (container, _) = try open(configuration(log))
+            try append(0..<1, perSave: 1, to: container)
+        }
+        var generator = SeededGenerator(seed: 15)
+        let report = simulator.powerLoss(using: &generator, lossProbability: 1, garbles: false)
+        #expect(report.lostDirectories.isEmpty, "\(report)")
+        #expect(try readings(log) == [0])
     }
 
 
@@ -57,10 +86,15 @@ import Testing
         #expect(tally.lost + tally.altered + tally.corruptOnOpen > 0, "\(sabotage): \(tally)")
     }
 
-    func run(rounds: Int, seed: UInt64, periodic: Bool, sabotage: PowerLossSimulator.Sabotage) throws -> PowerLossTally {
+    func run(rounds: Int, seed: UInt64, periodic: Bool, sabotage: PowerLossSimulator.Sabotage,
+             model: PowerLossSimulator.Model = .fromEnvironment) throws -> PowerLossTally {
         try PowerLossTally.run(rounds: rounds, seed: seed) { seed, tally in
-            try round(seed: seed, periodic: periodic, sabotage: sabotage, into: &tally)
+            try round(seed: seed, periodic: periodic, sabotage: sabotage, model: model, into: &tally)
         }
+    }
+
+    func readings(_ directory: URL) throws -> [Double] {
+        try ModelContext(try open(configuration(directory)).0).fetch(FetchDescriptor<Reading>(sortBy: [SortDescriptor(\.timestamp)])).map(\.value)
     }
 
     /// Every transaction the log holds, by number.
@@ -86,10 +120,13 @@ import Testing
         return result
     }
 
-    func round(seed: UInt64, periodic: Bool, sabotage: PowerLossSimulator.Sabotage, into tally: inout PowerLossTally) throws {
+    func round(seed: UInt64, periodic: Bool, sabotage: PowerLossSimulator.Sabotage, model: PowerLossSimulator.Model,
+               into tally: inout PowerLossTally) throws {
         var generator = SeededGenerator(seed: seed)
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        // The store creates its directory: its entry in `root` must survive too.
+        let directory = root.appending(path: "log")
         let steps = Int.random(in: 3...30, using: &generator)
         let retention = Bool.random(using: &generator) ? LogRetention.unlimited : .bytes(Int.random(in: 800...2_500, using: &generator))
         let settings = LogStoreConfiguration(
@@ -97,7 +134,7 @@ import Testing
             segmentSize: [300, 600, 1_200].randomElement(using: &generator)!,
             durability: periodic ? .periodic(3_600) : .everySave, retention: retention)
         let crashAt = Int.random(in: 1...(steps * 5 + 10), using: &generator)
-        let power = PowerLossRound(directory: directory, crashAt: crashAt, sabotage: sabotage, using: &generator)
+        let power = PowerLossRound(directory: root, crashAt: crashAt, sabotage: sabotage, model: model, using: &generator)
         let simulator = power.simulator
         // Each save made, by transaction number (acknowledged, or in flight at the power loss).
         var expected = Expectation()

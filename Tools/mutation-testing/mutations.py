@@ -361,7 +361,7 @@ JSON_MUTATIONS = [
       "didPerform(renaming)\n            try syncDirectory(of: path)", "didPerform(renaming)"),
     # The JSON store: journal, compaction, catch-up.
     m("J01", "json", JOURNAL, "a bad line followed by more than itself is taken for a torn tail",
-      "if let declaredLength { return bytes.count <= declaredLength }", "if declaredLength != nil { return true }"),
+      "if let declaredLength, bytes.count > declaredLength { return false }", "if declaredLength != nil { return true }"),
     m("J02", "json", JOURNAL, "a journal line's checksum is not checked",
       "guard CRC32.checksum(body) == expected, body.endIndex - (space + 1) == length else",
       "guard body.endIndex - (space + 1) == length else"),
@@ -388,6 +388,14 @@ JSON_MUTATIONS = [
     m("J11", "json", JSON_STORE, "compaction runs after every save, not when the journal outgrows the base",
       "if state.journalOffset > max(Int64(configuration.compactionThreshold), state.baseSize) {", "if state.journalOffset > 0 {",
       equivalent="compacting more often changes what a save costs, not what any read returns"),
+    m("J12", "json", JOURNAL, "a bad last line written whole (newline there, no block never written) is cut as a torn tail",
+      "if !hasUnwrittenBlock, bytes.last == UInt8(ascii: \"\\n\") { return false }", "if false { return false }"),
+    m("J13", "json", JOURNAL, "zeros at the start of a journal (its first sector never written) are taken for a replaced journal",
+      "if bytes.first == 0 { return true }", "if false { return true }"),
+    m("J14", "json", BASE, "a base file's counters are not checked (a forged Int64.max traps the next save)",
+      "try file.checkCounters(path: path)", "_ = file"),
+    m("J15", "json", JSON_STATE, "two base rows with one id open with one dropped",
+      "if let key = values[\"id\"], holdsRow(entityName, key) {", "if false {"),
 ]
 
 MUTATIONS += JSON_MUTATIONS
@@ -455,6 +463,10 @@ LOG_MUTATIONS = [
       "guard Frame.checksumHolds(bytes, offset: 0, end: record.length) else {", "guard true else {"),
     m("L09", "log", SEGMENT_READER, "a range read does not notice a segment cut shorter than it was",
       "guard size >= bytes else { throw LogState.shrunk(path, size: size, read: bytes) }", "_ = size"),
+    m("L10", "log", SEGMENTS, "a whole last record whose length field changed is cut as a torn write",
+      "if Frame.isWholeWithDamagedLength(bytes, at: offset) {", "if false {"),
+    m("L11", "log", SEGMENTS, "store.json's counters are not checked (a forged droppedThrough traps the next save)",
+      "try meta.checkCounters(path: files.meta)", "_ = meta"),
 ]
 
 MUTATIONS += LOG_MUTATIONS

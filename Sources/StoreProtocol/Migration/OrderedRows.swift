@@ -8,6 +8,9 @@ package struct OrderedRows: Sendable {
 
     package var isEmpty: Bool { values.isEmpty }
 
+    /// Whether a row is stored under `key`.
+    package func contains(_ key: SnapshotValue) -> Bool { values[key] != nil }
+
     /// Stores `row` under `key`, in place when the key is there, last otherwise.
     package mutating func write(_ key: SnapshotValue, _ row: [String: SnapshotValue]) {
         if values.updateValue(row, forKey: key) == nil { order.append(key) }
