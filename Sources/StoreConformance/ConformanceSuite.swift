@@ -20,6 +20,7 @@ public enum ConformanceSuite {
             + RelationshipCases.all + MigrationCases.all
             + ConcurrentChangeCases.all
             + KeyEqualityCases.all
+            + NaNUniqueCases.all
             + RelationshipCases.all + MigrationCases.all + RelatedUpsertCases.all
     }
 
