@@ -49,7 +49,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "StoreBuildingBlocksTests",
-            dependencies: ["StoreBuildingBlocks", "StoreProtocol", "StoreTestSupport"],
+            dependencies: ["StoreBuildingBlocks", "StoreProtocol", "StoreFiles", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "StoreFilesTests",

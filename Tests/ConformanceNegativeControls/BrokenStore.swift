@@ -26,6 +26,9 @@ enum Flaw: String, CaseIterable, Sendable {
     /// Updates a row's attributes but keeps its stored relationships (a SQL store that updates
     /// the attribute columns only).
     case keepsRelationshipsOnUpdate
+    /// Finds unique values holding a NaN equal by their bytes (a unique text column of the
+    /// values' JSON): a second model whose unique value is NaN is refused.
+    case collidesOnNaN
 }
 
 struct BrokenStoreConfiguration: DataStoreConfiguration {
@@ -91,6 +94,7 @@ final class BrokenStore: DataStore, HistoryProviding {
                                        values: snapshot.values)
             }
         }
+        if flaw == .collidesOnNaN { try refuseASecondNaN(request.inserted) }
         if flaw == .dropsDeletes { request.deleted = [] }
         if flaw == .writesWholeSnapshots { request.updatedAttributes = [:] }
         if flaw == .keepsRelationshipsOnUpdate {
@@ -128,6 +132,32 @@ final class BrokenStore: DataStore, HistoryProviding {
         func run<T: PersistentModel>(_ type: T.Type) -> [String: SnapshotValue]? {
             (try? inner.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<T>())))?.fetchedSnapshots
                 .first { $0.persistentIdentifier == id }?.values
+        }
+        return run(type)
+    }
+
+    /// Throws `.constraintViolation` when an inserted model's unique values hold a NaN and a
+    /// stored model, or another inserted one, holds a NaN in the same constraint.
+    private func refuseASecondNaN(_ inserted: [DefaultSnapshot]) throws {
+        var holders: [String: Int] = [:]   // per entity and constraint
+        for snapshot in inserted {
+            let id = snapshot.persistentIdentifier
+            guard let entity = schema.entity(named: id.entityName) else { continue }
+            for constraint in entity.uniqueConstraints.indices where entity.uniqueKey(constraint, in: snapshot.values)?.contains(where: \.holdsNaN) == true {
+                let slot = "\(id.entityName)/\(constraint)"
+                if holders[slot] == nil {
+                    holders[slot] = storedValues(of: id.entityName).count { entity.uniqueKey(constraint, in: $0)?.contains(where: \.holdsNaN) == true }
+                }
+                holders[slot, default: 0] += 1
+                if holders[slot]! > 1 { throw DataStoreError(.constraintViolation, "two NaN unique values have one key") }
+            }
+        }
+    }
+
+    private func storedValues(of entityName: String) -> [[String: SnapshotValue]] {
+        guard let type = schema.entity(named: entityName)?.modelType else { return [] }
+        func run<T: PersistentModel>(_ type: T.Type) -> [[String: SnapshotValue]] {
+            ((try? inner.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<T>())))?.fetchedSnapshots ?? []).map(\.values)
         }
         return run(type)
     }

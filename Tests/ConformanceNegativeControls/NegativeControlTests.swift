@@ -17,6 +17,7 @@ import Testing
         .writesWholeSnapshots: "merging/twoContextsChangingDifferentAttributesKeepBoth",
         .keysRowsBySpelling: "keys/aStringKeyInAnotherNormalizationFormIsTheSameModel",
         .keepsRelationshipsOnUpdate: "upserts/aCollisionWithAStoredModelWithRelatedModelsUpdatesItRelationshipsIncluded",
+        .collidesOnNaN: "upserts/aNaNNeverCollidesOnAUniqueConstraint",
     ]
 
     @Test(arguments: Flaw.allCases)

@@ -14,7 +14,7 @@ import StoreProtocol
 /// | `_rest text` | the values no column holds, as one JSON object; `NULL` when there are none |
 /// | one column per attribute, named as the attribute | of its kind (``Column/Kind``); `NULL` when the row has no value |
 /// | one column per relationship | the destination's primary key, or an array of them, as JSON |
-/// | `_uN text` | the values of unique constraint *N* as JSON, `UNIQUE DEFERRABLE` |
+/// | `_uN text` | the canonical values of unique constraint *N* as JSON (`NULL` when one is `nil` or holds a NaN), `EXCLUDE … DEFERRABLE` |
 ///
 /// **Exact round trip.** A value goes into its column only when the column reads it back as the
 /// same ``SnapshotValue`` (``Column/holds(_:)``): an `Int` column holds `.int`, not a `UInt64`
@@ -355,16 +355,18 @@ struct EntityTable: Sendable {
     }
 
     /// The values of unique constraint `constraint` in `values` as the text of column `_uN`;
-    /// `nil` when one is absent or `nil` (nulls never collide).
+    /// `nil` (SQL `NULL`, which the `EXCLUDE` constraint and `= ANY` never match) when one is
+    /// absent or `nil`, or holds a NaN: `SnapshotValue`'s `==` finds a NaN equal to nothing, so
+    /// two rows holding one never collide (as in `SnapshotTable`).
     ///
-    /// Values that Swift finds equal have one text (`SnapshotValue.canonical`: strings in
-    /// normalization form C, `-0.0` as `0`, a whole `Double` as its integer), so that the
-    /// column's constraint and the lookups of a save compare as `SnapshotValue`'s `==` does.
+    /// Values that Swift finds equal have one text, the JSON of their `SnapshotValue.canonical`
+    /// form, so that the column's constraint and the lookups of a save compare as
+    /// `SnapshotValue`'s `==` does.
     /// - Throws: `DataStoreError` `.unsupportedValue` for a value the JSON codec cannot hold.
     func uniqueKey(_ constraint: Int, in values: [String: SnapshotValue]) throws -> String? {
         var key: [SnapshotValue] = []
         for name in uniqueConstraints[constraint] {
-            guard let value = values[name], value != .null else { return nil }
+            guard let value = values[name], value != .null, !value.holdsNaN else { return nil }
             key.append(value.canonical)
         }
         return try Self.json(.array(key))

@@ -11,3 +11,12 @@ import Testing
 func keysSwiftFindsEqualAreOneRow(_ check: ConformanceCase) async throws {
     try await check.run(postgresTarget)
 }
+
+/// Two rows whose unique attribute is NaN are both stored, as in MemoryStore: a NaN is `==` to
+/// nothing, so its `_uN` is `NULL`, which the `EXCLUDE` constraint never matches (it was the
+/// JSON of the canonical value, the same text for every NaN, and PostgreSQL refused the second row).
+@Test("A NaN never collides on a unique constraint", .enabled(if: TestServer.isConfigured))
+func aNaNNeverCollidesOnAUniqueConstraint() async throws {
+    let check = try #require(ConformanceSuite.cases(for: postgresTarget).first { $0.name == "aNaNNeverCollidesOnAUniqueConstraint" })
+    try await check.run(postgresTarget)
+}
