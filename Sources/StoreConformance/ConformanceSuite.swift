@@ -19,6 +19,7 @@ public enum ConformanceSuite {
             + ConcurrencyCases.all + UpsertCases.all + ScaleCases.all + StoreLevelCases.all + QueryCases.all
             + RelationshipCases.all + MigrationCases.all
             + ConcurrentChangeCases.all
+            + ToManyMergeCases.all
             + KeyEqualityCases.all
             + RelationshipCases.all + MigrationCases.all + RelatedUpsertCases.all
     }
