@@ -9,9 +9,12 @@ enum ToManyMergeCases {
     static let all: [ConformanceCase] = [
         ConformanceCase(area: "merging", name: "twoContextsAddingMembersToOneRelationshipKeepBoth", requires: .updates) { target in
             let container = try target.makeContainer()
-            try addOneItemEach(from: container, container)
+            let later = try addOneItemEach(from: container, container)
             try checkEqual(try bucketLists(container), ["Iceland: fromA fromB"], "the voyage's items after both saves")
             try checkEqual(try itemVoyages(container), ["fromA Iceland", "fromB Iceland"], "each item's voyage")
+            // The later context's own instance takes the merged members when it fetches again.
+            try checkEqual(try voyage("Iceland", in: later).bucketList.map(\.title), ["fromA", "fromB"],
+                           "the voyage's items as the later context fetches it again")
         },
         ConformanceCase(area: "merging", name: "twoStoresOnOneConfigurationAddingMembersToOneRelationshipKeepBoth",
                         requires: [.updates, .persistence]) { target in
@@ -77,7 +80,9 @@ enum ToManyMergeCases {
 
     /// Saves a voyage "Iceland" through `first`; then a context of `first` and one of `second`
     /// each insert an item ("fromA", "fromB") into their instance of it, and save in that order.
-    private static func addOneItemEach(from first: ModelContainer, _ second: ModelContainer) throws {
+    /// Returns the context that saved later.
+    @discardableResult
+    private static func addOneItemEach(from first: ModelContainer, _ second: ModelContainer) throws -> ModelContext {
         let seed = ModelContext(first)
         seed.insert(SuiteVoyage(name: "Iceland"))
         try seed.save()
@@ -89,6 +94,7 @@ enum ToManyMergeCases {
         }
         try a.save()
         try b.save()
+        return b
     }
 
     private static func voyage(_ name: String, in context: ModelContext) throws -> SuiteVoyage {
