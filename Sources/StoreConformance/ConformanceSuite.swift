@@ -18,7 +18,8 @@ public enum ConformanceSuite {
             + InsertOnlyCases.all + HistoryCases.all + TokenCases.all + MultiStoreCases.all + PersistenceCases.all
             + ConcurrencyCases.all + UpsertCases.all + ScaleCases.all + StoreLevelCases.all + QueryCases.all
             + RelationshipCases.all + MigrationCases.all + RelatedUpsertCases.all + ConcurrentChangeCases.all
-            + KeyEqualityCases.all + NaNUniqueCases.all + HistoryLifecycleCases.all + MigrationPlanCases.all
+            + ToManyMergeCases.all + KeyEqualityCases.all + NaNUniqueCases.all + HistoryLifecycleCases.all
+            + MigrationPlanCases.all
     }
 
     /// The cases that apply to a target's capabilities.

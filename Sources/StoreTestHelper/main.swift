@@ -9,6 +9,7 @@ import StoreTestSupport
 //   StoreTestHelper write json|log PATH AUTHOR SAVES BATCHSIZE   one save per line "ack N" on stdout
 //   StoreTestHelper read json|log PATH                           "records N", "transactions AUTHOR N"
 //   StoreTestHelper change json PATH PAYLOAD                      sets the payload of every record, one save; "changed N"
+//   StoreTestHelper add-note json PATH TITLE                     adds a note to the only folder, one save; "added N" (notes)
 //   StoreTestHelper stress json|log DIRECTORY ROUNDS [WRITERS] [sabotage]
 //                                                                kill WRITERS writers (1) on one store ROUNDS times;
 //                                                                check every store; sabotage: writers acknowledge early
@@ -65,6 +66,19 @@ func change(kind: String, path: String, payload: String) throws {
     print("changed \(records.count)")
 }
 
+/// Adds a note titled `title` to the only stored folder of a JSON store of folders: the other
+/// process of a to-many merging test.
+func addNote(path: String, title: String) throws {
+    let container = try ModelContainer(for: HelperFolder.self, configurations: JSONStoreConfiguration(url: URL(filePath: path)))
+    let context = ModelContext(container)
+    guard let folder = try context.fetch(FetchDescriptor<HelperFolder>()).first else { fail("the store holds no folder") }
+    let note = HelperNote(title: title)
+    context.insert(note)
+    note.folder = folder
+    try context.save()
+    print("added \(folder.notes.count)")
+}
+
 let arguments = CommandLine.arguments
 do {
     switch arguments.dropFirst().first {
@@ -73,6 +87,8 @@ do {
         try write(kind: arguments[2], path: arguments[3], author: arguments[4], saves: saves, batchSize: batch)
     case "change" where arguments.count == 5:
         try change(kind: arguments[2], path: arguments[3], payload: arguments[4])
+    case "add-note" where arguments.count == 5 && arguments[2] == "json":
+        try addNote(path: arguments[3], title: arguments[4])
     case "read" where arguments.count == 4:
         try read(kind: arguments[2], path: arguments[3])
     case "stress" where (5...7).contains(arguments.count):
@@ -84,7 +100,7 @@ do {
         guard let seed = UInt64(arguments[4]) else { fail("SEED is a number") }
         try stressWrite(kind: arguments[2], path: arguments[3], seed: seed, sabotage: arguments.count == 6 && arguments[5] == "sabotage")
     default:
-        fail("usage: StoreTestHelper write json|log PATH AUTHOR SAVES BATCHSIZE | read json|log PATH | change json PATH PAYLOAD"
+        fail("usage: StoreTestHelper write json|log PATH AUTHOR SAVES BATCHSIZE | read json|log PATH | change json PATH PAYLOAD | add-note json PATH TITLE"
              + " | stress json|log DIRECTORY ROUNDS [WRITERS] [sabotage] | stress-write json|log PATH SEED [sabotage]")
     }
 } catch {

@@ -20,6 +20,10 @@ enum Flaw: String, CaseIterable, Sendable {
     /// Writes every attribute of an updated model's snapshot, not only those the save names as
     /// changed: a save puts back what another context saved meanwhile (the lost update).
     case writesWholeSnapshots
+    /// Writes the attributes a save names, but a changed to-many relationship as the saving
+    /// context's whole array, not as the members it added and removed: of two saves adding
+    /// members to one relationship, the later one drops the other's.
+    case writesToManyRelationshipsWhole
     /// Keys rows by the bytes of their key, as a table keyed by its text does: an insert whose
     /// key equals a stored one in another spelling (`"café"` decomposed, `-0.0`) is a second row.
     case keysRowsBySpelling
@@ -96,7 +100,11 @@ final class BrokenStore: DataStore, HistoryProviding {
         }
         if flaw == .collidesOnNaN { try refuseASecondNaN(request.inserted) }
         if flaw == .dropsDeletes { request.deleted = [] }
-        if flaw == .writesWholeSnapshots { request.updatedAttributes = [:] }
+        if flaw == .writesWholeSnapshots {
+            request.updatedAttributes = [:]
+            request.toManyChanges = [:]
+        }
+        if flaw == .writesToManyRelationshipsWhole { request.toManyChanges = [:] }
         if flaw == .keepsRelationshipsOnUpdate {
             request.updated = request.updated.map { snapshot in
                 let id = snapshot.persistentIdentifier

@@ -15,6 +15,7 @@ import Testing
         .duplicatesInsertsOfAStoredID: "upserts/anInsertWithAStoredIDUpdatesThatModel",
         .dropsDeletes: "crud/deletesAreSaved",
         .writesWholeSnapshots: "merging/twoContextsChangingDifferentAttributesKeepBoth",
+        .writesToManyRelationshipsWhole: "merging/twoContextsAddingMembersToOneRelationshipKeepBoth",
         .keysRowsBySpelling: "keys/aStringKeyInAnotherNormalizationFormIsTheSameModel",
         .keepsRelationshipsOnUpdate: "upserts/aCollisionWithAStoredModelWithRelatedModelsUpdatesItRelationshipsIncluded",
         .collidesOnNaN: "upserts/aNaNNeverCollidesOnAUniqueConstraint",
@@ -59,6 +60,25 @@ import Testing
         } else {
             #expect(failed.count == mergingCases.count, "every merging case fails; failing: \(failed)")
         }
+    }
+
+    /// Every case of two saves changing one to-many relationship catches a store that writes
+    /// the relationship whole, including the one of two containers on one configuration.
+    @Test func everyToManyMergingCaseCatchesWholeArrays() async throws {
+        let target = ConformanceTarget(name: "shared broken (to-many whole)",
+                                       capabilities: [.history, .updates, .historyDeletion, .persistence]) {
+            BrokenStoreConfiguration(flaw: .writesToManyRelationshipsWhole, sharedName: UUID().uuidString)
+        }
+        let names = ["merging/twoContextsAddingMembersToOneRelationshipKeepBoth",
+                     "merging/twoStoresOnOneConfigurationAddingMembersToOneRelationshipKeepBoth",
+                     "merging/twoContextsMovingDifferentMembersOutKeepBoth"]
+        let cases = ConformanceSuite.cases(for: target).filter { names.contains($0.description) }
+        #expect(cases.count == names.count)
+        var passed: [String] = []
+        for check in cases {
+            do { try await check.run(target); passed.append(check.description) } catch {}
+        }
+        #expect(passed.isEmpty, "every to-many merging case fails; passing: \(passed)")
     }
 
     static let migrationCatchers: [MigrationFlaw: String] = [

@@ -68,4 +68,33 @@ import Testing
         }
         #expect(updates == [[["payload"]], [["author"]]], "each save's updated attributes")
     }
+
+    /// Issue 28, finding A across processes: this process and another one each add a note to one
+    /// stored folder; the other saves first. The store applies each save's added members to the
+    /// members it holds: the folder lists both notes, as each note names the folder.
+    @Test func twoProcessesAddingNotesToOneFolderKeepBoth() throws {
+        let url = try temporaryDirectory().appending(path: "folders.json")
+        func open() throws -> ModelContainer {
+            try ModelContainer(for: HelperFolder.self, configurations: JSONStoreConfiguration(url: url))
+        }
+        let seed = ModelContext(try open())
+        seed.insert(HelperFolder(name: "inbox"))
+        try seed.save()
+        let context = ModelContext(try open())
+        let folder = try #require(try context.fetch(FetchDescriptor<HelperFolder>()).first)
+        let note = HelperNote(title: "from this process")
+        context.insert(note)
+        note.folder = folder
+
+        let other = try ChildProcess(["add-note", "json", url.path, "from the other process"])
+        #expect(other.finish() == 0, "\(other.errorText)")
+        #expect(other.lines == ["added 1"])
+        try context.save()
+
+        let reader = ModelContext(try open())
+        let stored = try #require(try reader.fetch(FetchDescriptor<HelperFolder>()).first)
+        #expect(stored.notes.map(\.title) == ["from the other process", "from this process"], "both notes, in the order they were saved")
+        #expect(try reader.fetch(FetchDescriptor<HelperNote>()).map { $0.folder?.name ?? "nil" } == ["inbox", "inbox"],
+                "each note names the folder")
+    }
 }

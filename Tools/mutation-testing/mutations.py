@@ -38,6 +38,7 @@ UPSERT = "Sources/StoreProtocol/Container/ModelContext+Upsert.swift"
 REGISTRATIONS = "Sources/StoreProtocol/Container/RegistrationTable.swift"
 WATCH = "Sources/StoreProtocol/Container/ChangeWatch.swift"
 CHUNKS = "Sources/StoreBuildingBlocks/SortedChunks.swift"
+TO_MANY = "Sources/StoreProtocol/Store/ToManyChange.swift"
 TIME_RANGE = "Sources/LogStore/TimeRange.swift"
 SCHEMA = "Sources/StoreProtocol/Model/Schema.swift"
 ROW_MIGRATION = "Sources/StoreProtocol/Migration/SchemaChange.swift"
@@ -98,6 +99,10 @@ MUTATIONS = [
     m("T18", "table", TABLE, "an update writes the whole snapshot, not the attributes the save names (the lost update)",
       "values: try request.storedValues(updating: stored.values, with: snapshot, entity: rows.entity))",
       "values: snapshot.values)"),
+    m("T19", "table", TO_MANY, "a to-many change replaces the stored members with the saving context's (finding A: a concurrent add is lost)",
+      "var kept = Self.members(of: stored).filter { !removedSet.contains($0) }", "var kept = [SnapshotValue]()"),
+    m("R15", "context", CONTEXT, "a save sends a changed to-many relationship as its whole array, not the members added and removed",
+      "toManyChanges: plan.toManyChanges))", "toManyChanges: [:]))"),
 
     # Queries over snapshots and paging.
     m("Q01", "query", QUERY, "sorting by only the first SortDescriptor", "for sort in sortBy {", "for sort in sortBy.prefix(1) {"),

@@ -363,6 +363,9 @@ public final class ModelContext {
         /// For each update, the attributes and relationships changed since the model was last
         /// saved or fetched: all the store writes of it.
         var updatedAttributes: [PersistentIdentifier: Set<String>] = [:]
+        /// For each update, the members added to and removed from each changed to-many
+        /// relationship since then: what the store applies to the members it holds.
+        var toManyChanges: [PersistentIdentifier: [String: ToManyChange]] = [:]
         var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
     }
 
@@ -375,8 +378,12 @@ public final class ModelContext {
     /// (``DataStoreSaveChangesRequest/updatedAttributes``). The store writes those into its row
     /// and keeps the others, so a change another context or process saved meanwhile to another
     /// attribute stays, and history lists only what this save changed. Of two saves that change
-    /// the same attribute, the later save wins. The instance here keeps its own values; a later
-    /// fetch gives an instance without unsaved changes the stored ones, the other saves' too.
+    /// the same attribute, the later save wins. A to-many relationship saves the members this
+    /// context added and removed (``DataStoreSaveChangesRequest/toManyChanges``), which the store
+    /// applies to the members it holds: two contexts adding or moving different members of one
+    /// relationship both keep their change, and a reorder alone saves nothing. The instance here
+    /// keeps its own values (a to-many array without the members another save added meanwhile);
+    /// a later fetch gives an instance without unsaved changes the stored ones, the other saves' too.
     ///
     /// Before sending, it brings relationships in order (``processPendingChanges()``) and makes
     /// the unique-constraint upserts the context must make itself (see ``insert(_:)``).
@@ -428,6 +435,10 @@ public final class ModelContext {
                 }
                 plans[storeIndex, default: Plan()].updated.append((registration, current))
                 plans[storeIndex, default: Plan()].updatedAttributes[id] = Set(changed)
+                for relationship in registration.entity.relationships where relationship.isToMany && changed.contains(relationship.name) {
+                    plans[storeIndex, default: Plan()].toManyChanges[id, default: [:]][relationship.name] =
+                        ToManyChange(from: registration.baseline?[relationship.name], to: current.values[relationship.name])
+                }
             case .deleted:
                 plans[storeIndex, default: Plan()].deleted.append(
                     (registration, DefaultSnapshot(persistentIdentifier: id, values: registration.baseline ?? [:])))
@@ -466,7 +477,8 @@ public final class ModelContext {
             }
             let result = try store.save(DataStoreSaveChangesRequest(
                 editingState: editingState, inserted: convert(plan.inserted),
-                updated: convert(plan.updated), deleted: convert(plan.deleted), updatedAttributes: plan.updatedAttributes))
+                updated: convert(plan.updated), deleted: convert(plan.deleted), updatedAttributes: plan.updatedAttributes,
+                toManyChanges: plan.toManyChanges))
             return DataStoreSaveChangesResult(
                 for: result.storeIdentifier, remappedIdentifiers: result.remappedIdentifiers,
                 snapshotsToReregister: result.snapshotsToReregister.mapValues {

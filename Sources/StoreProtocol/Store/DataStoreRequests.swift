@@ -51,7 +51,10 @@ public struct DataStoreFetchResult<T: PersistentModel, Snapshot: DataStoreSnapsh
 /// the store takes those attributes from the snapshot into its stored row and keeps the others as
 /// stored (another context's or process's save of them). It merges under the lock that orders
 /// its saves, so that two saves changing different attributes of one model both keep their
-/// change; of two saves changing the same attribute, the later one wins.
+/// change; of two saves changing the same attribute, the later one wins. A to-many relationship
+/// with an entry in ``toManyChanges`` merges by membership instead: the members the context
+/// added and removed are applied to the stored members, so that two saves adding or moving
+/// different members of one relationship both keep their change.
 /// ``storedValues(updating:with:entity:)`` does the merge.
 public struct DataStoreSaveChangesRequest<Snapshot: DataStoreSnapshot>: Sendable {
     /// The context that saves, and the author the store records on the transaction.
@@ -71,27 +74,39 @@ public struct DataStoreSaveChangesRequest<Snapshot: DataStoreSnapshot>: Sendable
     /// from the snapshot becomes `nil`. A model without an entry is written whole (a replay, a
     /// copy between stores).
     public var updatedAttributes: [PersistentIdentifier: Set<String>]
+    /// For models in ``updated``: per to-many relationship that ``updatedAttributes`` names, the
+    /// members the saving context added and removed (``ModelContext`` sends them for every
+    /// changed to-many relationship). The store applies them to its stored members
+    /// (``ToManyChange/apply(to:)``) instead of writing the snapshot's array. A named to-many
+    /// relationship without an entry is written whole.
+    public var toManyChanges: [PersistentIdentifier: [String: ToManyChange]]
 
     /// Makes a request from the lists, as given; each defaults to empty.
     public init(
         editingState: EditingState, inserted: [Snapshot] = [], updated: [Snapshot] = [], deleted: [Snapshot] = [],
-        updatedAttributes: [PersistentIdentifier: Set<String>] = [:]
+        updatedAttributes: [PersistentIdentifier: Set<String>] = [:],
+        toManyChanges: [PersistentIdentifier: [String: ToManyChange]] = [:]
     ) {
         self.editingState = editingState
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
         self.updatedAttributes = updatedAttributes
+        self.toManyChanges = toManyChanges
     }
 
     /// The values an update leaves in a stored row: `stored` with the attributes
     /// ``updatedAttributes`` names for `snapshot`'s model taken from `snapshot` (absent there:
-    /// removed, which reads as `nil`), or `snapshot`'s values when it names none. Call it on the
-    /// row as it is under the store's write lock, so that a save another writer made meanwhile is
-    /// kept.
+    /// removed, which reads as `nil`), or `snapshot`'s values when it names none; a to-many
+    /// relationship with an entry in ``toManyChanges`` takes its stored members with that change
+    /// applied. Call it on the row as it is under the store's write lock, so that a save another
+    /// writer made meanwhile is kept.
     /// - Throws: `DataStoreError/Code/invalidSchema` when a name is not an attribute or
-    ///   relationship of `entity`, or names the primary key `id`.
-    /// - Complexity: O(*c*) for *c* names, plus the copy of `stored`.
+    ///   relationship of `entity`, or names the primary key `id`; or when ``toManyChanges`` names
+    ///   a relationship that is not a to-many relationship of `entity` named in
+    ///   ``updatedAttributes``.
+    /// - Complexity: O(*c*) for *c* names, plus the copy of `stored` and the members of each
+    ///   changed to-many relationship.
     public func storedValues(updating stored: [String: SnapshotValue], with snapshot: Snapshot,
                              entity: Schema.Entity) throws -> [String: SnapshotValue] {
         let id = snapshot.persistentIdentifier
@@ -106,14 +121,29 @@ public struct DataStoreSaveChangesRequest<Snapshot: DataStoreSnapshot>: Sendable
             }
             values[name] = snapshot.values[name]
         }
+        for (name, change) in toManyChanges[id] ?? [:] {
+            guard names.contains(name), entity.relationships.contains(where: { $0.name == name && $0.isToMany }) else {
+                throw DataStoreError(.invalidSchema,
+                    "The save gives member changes of `\(name)` of \(id), which is not a to-many relationship of \(entity.name) "
+                    + "among the changed attributes the save names for it; name it in `updatedAttributes` or remove the entry. "
+                    + "Nothing was saved.")
+            }
+            values[name] = change.apply(to: stored[name])
+        }
         return values
     }
 
-    /// Refuses ``updatedAttributes`` entries for models that ``updated`` does not hold: they
-    /// would be ignored, and the caller meant something by them.
+    /// Refuses ``updatedAttributes`` entries for models that ``updated`` does not hold, and
+    /// ``toManyChanges`` entries for models without ``updatedAttributes``: they would be
+    /// ignored, and the caller meant something by them.
     /// - Throws: `DataStoreError/Code/invalidSchema` naming such a model.
     /// - Complexity: O(*u*) for *u* updates, nothing when no entry is given.
     public func checkUpdatedAttributes() throws {
+        if let stray = toManyChanges.keys.first(where: { updatedAttributes[$0] == nil }) {
+            throw DataStoreError(.invalidSchema,
+                "The save gives member changes of to-many relationships of \(stray) but no changed attributes for it; "
+                + "name the relationships in `updatedAttributes` or remove the entry. Nothing was saved.")
+        }
         guard !updatedAttributes.isEmpty else { return }
         let updates = Set(updated.map(\.persistentIdentifier))
         if let stray = updatedAttributes.keys.first(where: { !updates.contains($0) }) {
