@@ -87,6 +87,7 @@ let package = Package(
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["StoreConformance", "StoreProtocol", "MemoryStore", "JSONStore", "LogStore", "StoreTestSupport"],
+            path: "Tests/Conformance",
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
