@@ -23,7 +23,7 @@ public final class JSONStore: SnapshotTableStore {
     public let identifier: String
     public let schema: Schema
     private let files: JSONStoreFiles
-    private let state: FileBackedState<StoreState>
+    private let state: FileBackedState<JSONStoreState>
 
     /// Opens the store at `configuration.url`, creating it when it does not exist (unless the
     /// configuration is read-only: then it reads as empty and nothing is created).
@@ -37,7 +37,7 @@ public final class JSONStore: SnapshotTableStore {
         }
         let files = JSONStoreFiles(path: try FileIO.resolvingSymbolicLinks(configuration.url.path))
         let lock = FileLock(path: files.lock)
-        var state = StoreState(schema: schema)
+        var state = JSONStoreState(schema: schema)
         // Read first under a shared lock, which creates nothing: an open that fails (not a
         // store, damaged, another version) or is read-only leaves no file behind.
         try lock.withLock(exclusive: false) { try state.catchUp(files, cutTornTail: false) }
@@ -66,14 +66,14 @@ public final class JSONStore: SnapshotTableStore {
 
     /// Runs `body` on a state that has read every other process's saves.
     /// - Throws: `DataStoreError/Code/incompatibleSchema` while the rows wait for a migration.
-    private func read<T>(_ body: (borrowing StoreState) throws -> T) throws -> T {
+    private func read<T>(_ body: (borrowing JSONStoreState) throws -> T) throws -> T {
         try state.read(isCurrent: { try $0.isCurrent(files) }, catchUp: { try $0.catchUp(files, cutTornTail: false) }) { state in
             try requireMigrated(state)
             return try body(state)
         }
     }
 
-    private func requireMigrated(_ state: borrowing StoreState) throws {
+    private func requireMigrated(_ state: borrowing JSONStoreState) throws {
         guard state.needsMigration else { return }
         throw DataStoreError(.incompatibleSchema,
             "The JSON store \(files.base) holds data of another schema than this container's "
@@ -83,7 +83,7 @@ public final class JSONStore: SnapshotTableStore {
     }
 
     /// Runs `body` under the exclusive lock on an up-to-date state, then compacts if due.
-    private func write<T>(_ body: (inout StoreState) throws -> T) throws -> T {
+    private func write<T>(_ body: (inout JSONStoreState) throws -> T) throws -> T {
         guard configuration.allowsSave else {
             throw DataStoreError(.readOnly, "The JSON store \(files.base) is read-only (allowsSave is false); nothing was written.")
         }

@@ -24,7 +24,7 @@ struct JSONStoreFiles: Sendable {
 /// the one I read" is then a sound test, where `stat` fields are not (after another process's
 /// compaction the kernel reuses the old files' inode numbers, and a same-sized replacement looks
 /// unchanged; a stale state appending to the new journal loses saves).
-struct StoreState: Sendable {
+struct JSONStoreState: Sendable {
     let schema: Schema
     /// `schema`'s stored form, made once: every read and every row loaded compares with it.
     let storedSchema: StoredSchema
@@ -116,7 +116,7 @@ struct StoreState: Sendable {
 
     /// Reads the base file afresh (or starts empty when there is none), forgetting the journal.
     private mutating func reload(_ files: JSONStoreFiles) throws {
-        var fresh = StoreState(schema: schema, storedSchema: storedSchema)
+        var fresh = JSONStoreState(schema: schema, storedSchema: storedSchema)
         if let base = try OpenFile.open(files.base) {
             let data = try base.read()
             let file = try BaseFile.decode(data, path: files.base)
@@ -273,7 +273,7 @@ struct StoreState: Sendable {
         var rows: [String: [[String: SnapshotValue]]] = [:]
         for entity in table.schema.entities { rows[entity.name] = table.snapshots(of: entity.name).map(\.values) }
         for (name, entityRows) in foreignRows { rows[name, default: []] += entityRows.all }
-        var fresh = StoreState(schema: schema, storedSchema: storedSchema)
+        var fresh = JSONStoreState(schema: schema, storedSchema: storedSchema)
         fresh.recordedSchema = request.schema
         do {
             for (entity, entityRows) in try request.migrateRows(rows) {
