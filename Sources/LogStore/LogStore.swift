@@ -419,7 +419,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     }
 
     private func applyRetention(_ state: inout LogState, now: Date) throws {
-        let retention = configuration.retention
+        let retention = configuration.historyRetention
         var dropped = false
         while state.segments.count > 1, let oldest = state.segments.first {
             let tooOld = retention.maximumAge.map { oldest.newestSave < now.timeIntervalSince1970 - $0 } ?? false

@@ -7,7 +7,7 @@ import StoreProtocol
 /// ```swift
 /// let log = LogStoreConfiguration(directory: URL(filePath: "readings"),
 ///                                 timestamps: [LogTimestamp(\Reading.timestamp)],
-///                                 retention: .age(30 * 86_400))
+///                                 historyRetention: .age(30 * 86_400))
 /// ```
 public struct LogStoreConfiguration: DataStoreConfiguration {
     public typealias Store = LogStore
@@ -27,8 +27,10 @@ public struct LogStoreConfiguration: DataStoreConfiguration {
     public var segmentSize: Int
     /// When a save's data reaches the disk: before the save returns (the default), or periodically.
     public var durability: LogDurability
-    /// How much of the log to keep; checked after every save, dropping whole segments.
-    public var retention: LogRetention
+    /// How much of the log (its records and their history, which are one) to keep; checked
+    /// after every save, dropping whole segments. Named as every store configuration names its
+    /// history retention.
+    public var historyRetention: LogRetention
     /// When `true`, a damaged record in the middle of a segment is skipped instead of failing
     /// the read. Off by default: damage is reported.
     public var skipsDamagedRecords: Bool
@@ -39,7 +41,7 @@ public struct LogStoreConfiguration: DataStoreConfiguration {
     /// keeps everything, is writable, and reports damaged records.
     public init(
         name: String? = nil, directory: URL, schema: Schema? = nil, timestamps: [LogTimestamp] = [],
-        segmentSize: Int = 8 << 20, durability: LogDurability = .everySave, retention: LogRetention = .unlimited,
+        segmentSize: Int = 8 << 20, durability: LogDurability = .everySave, historyRetention: LogRetention = .unlimited,
         allowsSave: Bool = true, skipsDamagedRecords: Bool = false
     ) {
         self.name = name ?? directory.lastPathComponent
@@ -48,7 +50,7 @@ public struct LogStoreConfiguration: DataStoreConfiguration {
         self.timestamps = timestamps
         self.segmentSize = segmentSize
         self.durability = durability
-        self.retention = retention
+        self.historyRetention = historyRetention
         self.allowsSave = allowsSave
         self.skipsDamagedRecords = skipsDamagedRecords
     }
@@ -108,8 +110,32 @@ extension LogStoreConfiguration: LocatableStoreConfiguration {
         try location.allowOnly(["retention-age", "retention-bytes", "segment-size", "read-only"])
         let path = try location.requirePath("directory")
         self.init(directory: URL(filePath: path), segmentSize: try location.integer("segment-size") ?? 8 << 20,
-                  retention: LogRetention(maximumAge: try location.duration("retention-age"),
-                                          maximumBytes: try location.integer("retention-bytes")),
+                  historyRetention: LogRetention(maximumAge: try location.duration("retention-age"),
+                                                 maximumBytes: try location.integer("retention-bytes")),
                   allowsSave: !(try location.boolean("read-only") ?? false))
+    }
+}
+
+// MARK: Renamed
+
+extension LogStoreConfiguration {
+    /// The former name of ``historyRetention``, kept because the documentation showed it.
+    @available(*, deprecated, renamed: "historyRetention")
+    public var retention: LogRetention {
+        get { historyRetention }
+        set { historyRetention = newValue }
+    }
+
+    /// The former spelling of ``init(name:directory:schema:timestamps:segmentSize:durability:historyRetention:allowsSave:skipsDamagedRecords:)``,
+    /// kept because the documentation showed it. `retention` has no default here, so that a call
+    /// without it is not ambiguous.
+    @available(*, deprecated, renamed: "init(name:directory:schema:timestamps:segmentSize:durability:historyRetention:allowsSave:skipsDamagedRecords:)")
+    public init(
+        name: String? = nil, directory: URL, schema: Schema? = nil, timestamps: [LogTimestamp] = [],
+        segmentSize: Int = 8 << 20, durability: LogDurability = .everySave, retention: LogRetention,
+        allowsSave: Bool = true, skipsDamagedRecords: Bool = false
+    ) {
+        self.init(name: name, directory: directory, schema: schema, timestamps: timestamps, segmentSize: segmentSize,
+                  durability: durability, historyRetention: retention, allowsSave: allowsSave, skipsDamagedRecords: skipsDamagedRecords)
     }
 }

@@ -89,7 +89,7 @@ func openStress(_ kind: String, _ path: String, seed: UInt64) throws -> ModelCon
     case "log":
         return try ModelContainer(for: HelperRecord.self, configurations: LogStoreConfiguration(
             directory: URL(filePath: path), timestamps: [LogTimestamp(\HelperRecord.time)], segmentSize: 8 << 10,
-            retention: .bytes(StressLimits.logRetentionBytes)))
+            historyRetention: .bytes(StressLimits.logRetentionBytes)))
     default: fail("the store kind is json or log, not \(kind)")
     }
 }

@@ -85,7 +85,7 @@ enum ArticleSamples {
 
         let log = LogStoreConfiguration(directory: directory.appending(path: "readings"),
                                         timestamps: [LogTimestamp(\Reading.timestamp)],
-                                        retention: .age(30 * 86_400))
+                                        historyRetention: .age(30 * 86_400))
         let context = ModelContext(try ModelContainer(for: Reading.self, configurations: log))
         let lastHour = try context.fetch(FetchDescriptor<Reading>(
             predicate: #Predicate { $0.timestamp >= start && $0.timestamp < end }))

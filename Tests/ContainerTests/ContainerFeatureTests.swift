@@ -60,7 +60,7 @@ func save(_ models: [any PersistentModel], to container: ModelContainer, author:
         #expect(json.url.path == "\(directory)/a.json")
         #expect(json.historyRetention == HistoryRetention(maximumTransactions: 5, maximumAge: 172_800))
         let log = try #require(try registry.configuration(for: "log:\(directory)/log?retention-bytes=1000&segment-size=512") as? LogStoreConfiguration)
-        #expect(log.retention.maximumBytes == 1_000 && log.segmentSize == 512)
+        #expect(log.historyRetention.maximumBytes == 1_000 && log.segmentSize == 512)
     }
 
     @Test(arguments: [

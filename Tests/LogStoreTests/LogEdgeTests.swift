@@ -11,7 +11,7 @@ import Testing
     /// A log far over its byte limit keeps the segment it writes to: every save in it reads back.
     @Test func retentionNeverDropsTheSegmentBeingWritten() throws {
         let directory = try temporaryDirectory()
-        let settings = configuration(directory, segmentSize: 1 << 20, retention: .bytes(1))
+        let settings = configuration(directory, segmentSize: 1 << 20, historyRetention: .bytes(1))
         do {
             let (container, _) = try open(settings)
             for index in 0..<3 {

@@ -22,10 +22,10 @@ final class Reading: PersistentModel {
 /// Minute `n` after 2026-01-01.
 func minute(_ n: Int) -> Date { Date(timeIntervalSince1970: 1_767_225_600 + Double(n) * 60) }
 
-func configuration(_ directory: URL, segmentSize: Int = 4_096, retention: LogRetention = .unlimited,
+func configuration(_ directory: URL, segmentSize: Int = 4_096, historyRetention: LogRetention = .unlimited,
                    skipsDamagedRecords: Bool = false) -> LogStoreConfiguration {
     LogStoreConfiguration(directory: directory, timestamps: [LogTimestamp(\Reading.timestamp)], segmentSize: segmentSize,
-                          retention: retention, skipsDamagedRecords: skipsDamagedRecords)
+                          historyRetention: historyRetention, skipsDamagedRecords: skipsDamagedRecords)
 }
 
 func open(_ configuration: LogStoreConfiguration) throws -> (ModelContainer, LogStore) {
@@ -155,7 +155,7 @@ func segmentFiles(_ directory: URL) throws -> [String] {
 
     @Test func retentionBySizeDropsWholeSegmentsAndExpiresTheirTokens() throws {
         let directory = try temporaryDirectory()
-        let (container, store) = try open(configuration(directory, segmentSize: 2_048, retention: .bytes(8_192)))
+        let (container, store) = try open(configuration(directory, segmentSize: 2_048, historyRetention: .bytes(8_192)))
         try append(0..<10, perSave: 10, to: container)
         let first = try #require(try store.currentHistoryToken())
         try append(10..<1_000, perSave: 10, to: container)
@@ -173,7 +173,7 @@ func segmentFiles(_ directory: URL) throws -> [String] {
 
     @Test func retentionByAgeKeepsOnlyTheSegmentBeingWritten() throws {
         let directory = try temporaryDirectory()
-        let (container, _) = try open(configuration(directory, segmentSize: 1_024, retention: .age(0)))
+        let (container, _) = try open(configuration(directory, segmentSize: 1_024, historyRetention: .age(0)))
         try append(0..<200, perSave: 5, to: container)
         #expect(try segmentFiles(directory).count == 1)
     }

@@ -132,7 +132,7 @@ import Testing
         let settings = LogStoreConfiguration(
             directory: directory, timestamps: [LogTimestamp(\Reading.timestamp)],
             segmentSize: [300, 600, 1_200].randomElement(using: &generator)!,
-            durability: periodic ? .periodic(3_600) : .everySave, retention: retention)
+            durability: periodic ? .periodic(3_600) : .everySave, historyRetention: retention)
         let crashAt = Int.random(in: 1...(steps * 5 + 10), using: &generator)
         let power = PowerLossRound(directory: root, crashAt: crashAt, sabotage: sabotage, model: model, using: &generator)
         let simulator = power.simulator
