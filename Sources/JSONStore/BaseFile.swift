@@ -39,12 +39,19 @@ struct BaseFile: Codable {
     /// The last journal entry folded into this file; replay skips entries up to it.
     var journalSequence: Int64
     var lastTransaction: Int64
-    var historyExpiredThrough: Int64
+    /// The history horizon (`HistoryLog/expiredThrough`), stored as `historyExpiredThrough`.
+    var expiredThrough: Int64
     /// The schema the rows were written with; `StoredSchema/unrecorded` before version 3.
     var schema: StoredSchema
     /// Entity name -> rows (attribute values; the primary key is the `id` attribute).
     var entities: [String: [[String: SnapshotValue]]]
     var history: [HistoryRecord]
+
+    /// The keys the base file has always had: the horizon keeps its first release's name.
+    enum CodingKeys: String, CodingKey {
+        case format, version, storeIdentifier, journalSequence, lastTransaction, schema, entities, history
+        case expiredThrough = "historyExpiredThrough"
+    }
 
     /// Decodes a base file, checking that it is one, of a version this library reads.
     /// - Throws: `DataStoreError/Code/corruptStore` naming the file and what is wrong.
@@ -95,7 +102,7 @@ struct BaseFile: Codable {
             file = BaseFile(
                 format: formatName, version: currentVersion, storeIdentifier: try field("storeIdentifier", String.self),
                 journalSequence: try field("journalSequence", Int64.self), lastTransaction: try field("lastTransaction", Int64.self),
-                historyExpiredThrough: try field("historyExpiredThrough", Int64.self),
+                expiredThrough: try field("historyExpiredThrough", Int64.self),
                 schema: version >= 3 ? try field("schema", StoredSchema.self) : .unrecorded, entities: entities,
                 history: try history(header["history"]))
         } catch {
@@ -112,15 +119,15 @@ struct BaseFile: Codable {
     private func checkCounters(path: String) throws {
         try StoredCounter.check(journalSequence, "journalSequence", in: path)
         try StoredCounter.check(lastTransaction, "lastTransaction", in: path)
-        try StoredCounter.check(historyExpiredThrough, "historyExpiredThrough", in: path)
+        try StoredCounter.check(expiredThrough, "historyExpiredThrough", in: path)
         var previous: Int64 = 0
         for record in history {
             try StoredCounter.check(record.transactionNumber, "history transaction", minimum: previous + 1, in: path)
             previous = record.transactionNumber
         }
-        guard historyExpiredThrough <= max(lastTransaction, previous) else {
+        guard expiredThrough <= max(lastTransaction, previous) else {
             throw DataStoreError(.corruptStore,
-                "\(path) says history up to transaction \(historyExpiredThrough) was deleted, past its newest transaction "
+                "\(path) says history up to transaction \(expiredThrough) was deleted, past its newest transaction "
                 + "\(max(lastTransaction, previous)). Restore the store from a backup; it was left untouched.")
         }
     }
@@ -144,7 +151,7 @@ struct BaseFile: Codable {
         add("{\"format\":"); try add(.string(format))
         add(",\"version\":\(version),\"storeIdentifier\":"); try add(.string(storeIdentifier))
         add(",\"journalSequence\":\(journalSequence),\"lastTransaction\":\(lastTransaction)")
-        add(",\"historyExpiredThrough\":\(historyExpiredThrough),\n\"schema\":")
+        add(",\"historyExpiredThrough\":\(expiredThrough),\n\"schema\":")
         try add(try SnapshotEncoder().encode(schema))
         add(",\n\"entities\":{")
         for (entityIndex, name) in entities.keys.sorted().enumerated() {

@@ -125,7 +125,7 @@ public final class JSONStore: SnapshotTableStore {
             }
             try state.append(JournalEntry(
                 sequence: state.journalSequence + 1, transaction: record, upserts: upserts, deletes: deletes,
-                historyExpiredThrough: state.history.retentionBound(configuration.historyRetention, pending: record)),
+                expiredThrough: state.history.retentionBound(configuration.historyRetention, pending: record)),
                 files: files, rowsApplied: true)
             return outcome.result
         }

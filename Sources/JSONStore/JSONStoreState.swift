@@ -155,7 +155,7 @@ struct JSONStoreState: Sendable {
             }
         }
         history = HistoryLog(records: file.history, lastTransactionNumber: file.lastTransaction,
-                             expiredThrough: file.historyExpiredThrough)
+                             expiredThrough: file.expiredThrough)
     }
 
     /// Whether a row of `entityName` with the id `key` was loaded already.
@@ -214,7 +214,7 @@ struct JSONStoreState: Sendable {
             }
             history.append(transaction)
         }
-        if let bound = entry.historyExpiredThrough { history.delete(through: bound) }
+        if let bound = entry.expiredThrough { history.delete(through: bound) }
         if let numbers = entry.deletedTransactions {
             // A deleted number past the newest transaction would expire every token to come.
             for number in numbers {
@@ -259,7 +259,7 @@ struct JSONStoreState: Sendable {
         return BaseFile(
             format: BaseFile.formatName, version: BaseFile.currentVersion, storeIdentifier: storeIdentifier ?? UUID().uuidString,
             journalSequence: journalSequence, lastTransaction: history.lastTransactionNumber,
-            historyExpiredThrough: history.expiredThrough, schema: schemaToRecord, entities: entities, history: history.records)
+            expiredThrough: history.expiredThrough, schema: schemaToRecord, entities: entities, history: history.records)
     }
 
     /// Rewrites the store as `request` migrates it: the rows (as read, in order) and history

@@ -12,8 +12,9 @@ struct JournalEntry: Codable {
     var upserts: [Row]?
     /// Rows removed by the save.
     var deletes: [PersistentIdentifier]?
-    /// History deleted by retention or `deleteHistory`: transactions up to this number…
-    var historyExpiredThrough: Int64?
+    /// History deleted by retention or `deleteHistory`: transactions up to this number (the new
+    /// history horizon, stored as `historyExpiredThrough`)…
+    var expiredThrough: Int64?
     /// …and these transactions.
     var deletedTransactions: [Int64]?
     /// The store was erased.
@@ -22,6 +23,12 @@ struct JournalEntry: Codable {
     struct Row: Codable {
         var entity: String
         var values: [String: SnapshotValue]
+    }
+
+    /// The keys the journal has always written: the horizon keeps its first release's name.
+    enum CodingKeys: String, CodingKey {
+        case sequence, transaction, upserts, deletes, deletedTransactions, erase
+        case expiredThrough = "historyExpiredThrough"
     }
 }
 
@@ -38,7 +45,7 @@ extension JournalEntry {
         if let deletes {
             object["deletes"] = .array(deletes.map { .object(["entityName": .string($0.entityName), "primaryKey": $0.primaryKey]) })
         }
-        if let historyExpiredThrough { object["historyExpiredThrough"] = .int(historyExpiredThrough) }
+        if let expiredThrough { object["historyExpiredThrough"] = .int(expiredThrough) }
         if let deletedTransactions { object["deletedTransactions"] = .array(deletedTransactions.map(SnapshotValue.int)) }
         if let erase { object["erase"] = .bool(erase) }
         return .object(object)
@@ -58,7 +65,7 @@ extension JournalEntry {
             return PersistentIdentifier(entityName: try idFields.decode("entityName", as: String.self),
                                         primaryKey: try idFields.value("primaryKey"))
         }
-        historyExpiredThrough = try fields.decodeIfPresent("historyExpiredThrough", as: Int64.self)
+        expiredThrough = try fields.decodeIfPresent("historyExpiredThrough", as: Int64.self)
         deletedTransactions = try fields.decodeIfPresent("deletedTransactions", as: [Int64].self)
         erase = try fields.decodeIfPresent("erase", as: Bool.self)
     }

@@ -125,7 +125,7 @@ extension LogMeta {
         let migration = RowMigration(migration.changes.filter {
             if case .addAttribute(_, _, nil) = $0 { false } else { true }
         })
-        if !migration.isEmpty, lastTransaction > droppedThrough {
+        if !migration.isEmpty, lastTransaction > expiredThrough {
             migrations = (migrations ?? []) + [LogMigration(throughTransaction: lastTransaction, migration: migration)]
         }
         if let sources = timestamps { timestamps = Self.migratedTimeSources(sources, by: migration) }

@@ -16,7 +16,7 @@ struct LogState: Sendable {
     var lastTransaction: Int64 = 0
     var lastSync = Date.distantPast
 
-    var droppedThrough: Int64 { meta?.droppedThrough ?? 0 }
+    var expiredThrough: Int64 { meta?.expiredThrough ?? 0 }
     /// The migrations reads apply to older records.
     var migrations: LogMigrations { LogMigrations(meta?.migrations ?? []) }
     var totalBytes: Int64 { segments.reduce(0) { $0 + $1.bytes } }
@@ -143,13 +143,13 @@ struct LogState: Sendable {
         // Segments follow each other without gaps. Segments the identity file says were dropped
         // are left out: their unlinks may be lost in any order, and no read uses them (a writer
         // removes them).
-        let whole = segments.filter { !$0.isEmpty && $0.last > droppedThrough }
+        let whole = segments.filter { !$0.isEmpty && $0.last > expiredThrough }
         for (earlier, later) in zip(whole, whole.dropFirst()) where earlier.last + 1 != later.first && !skipDamaged {
             throw DataStoreError(.corruptStore,
                 "\(files.directory): segment \(files.segment(later.first)) starts at transaction \(later.first), but the one "
                 + "before it ends at \(earlier.last). Restore the log from a backup; nothing was changed.")
         }
-        lastTransaction = max(lastTransaction, droppedThrough, segments.last(where: { !$0.isEmpty })?.last ?? 0)
+        lastTransaction = max(lastTransaction, expiredThrough, segments.last(where: { !$0.isEmpty })?.last ?? 0)
     }
 
     /// A segment's index file, when it is one to believe. An index is a cache: one that is
@@ -213,8 +213,8 @@ struct LogState: Sendable {
 
     /// Records in the identity file that history up to `transaction` is gone.
     mutating func recordDropped(through transaction: Int64, files: LogFiles) throws {
-        guard var meta, transaction > meta.droppedThrough else { return }
-        meta.droppedThrough = transaction
+        guard var meta, transaction > meta.expiredThrough else { return }
+        meta.expiredThrough = transaction
         // Migrations of dropped records only are no longer needed: no read gets them.
         meta.migrations = meta.migrations?.filter { $0.throughTransaction > transaction }
         if meta.migrations?.isEmpty == true { meta.migrations = nil }
@@ -268,7 +268,7 @@ struct LogState: Sendable {
     /// save would land in it after a gap.
     mutating func removeDroppedSegments(files: LogFiles) throws {
         var removed = false
-        while let oldest = segments.first, oldest.isEmpty ? oldest.first <= droppedThrough : oldest.last <= droppedThrough {
+        while let oldest = segments.first, oldest.isEmpty ? oldest.first <= expiredThrough : oldest.last <= expiredThrough {
             try removeOldestSegment(files: files)
             removed = true
         }

@@ -89,7 +89,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
                     try files.removeTemporaryFiles()
                     if state.meta == nil {
                         try files.requireNewLogDirectory()
-                        var meta = LogMeta(storeIdentifier: UUID().uuidString, droppedThrough: 0)
+                        var meta = LogMeta(storeIdentifier: UUID().uuidString, expiredThrough: 0)
                         meta.schema = StoredSchema(schema)
                         meta.timestamps = meta.timeSources(for: schema.entities.map(\.name), attributes: attributes, next: 1)
                         try meta.write(files)
@@ -189,7 +189,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     ) throws {
         // Records the identity file says were dropped are gone, even while their segment is still
         // there (a drop cut short, which the next writer finishes).
-        let transaction = max(transaction, state.droppedThrough)
+        let transaction = max(transaction, state.expiredThrough)
         // Records written before a migration are read as the recorded schema names things: here,
         // where every read decodes them, so that no read sees the names they were written with.
         let migrations = state.migrations
@@ -259,7 +259,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
         var inSave = Set<PersistentIdentifier>()
         var suspects = Set<PersistentIdentifier>()
         var segments = Set<Int64>()
-        let live = state.segments.filter { !$0.isEmpty && $0.last > state.droppedThrough }
+        let live = state.segments.filter { !$0.isEmpty && $0.last > state.expiredThrough }
         // A segment's hashes were made with the entity names its records were written with: a
         // record of an entity renamed since is looked for under its old name. Without
         // migrations, that is the name itself (`nil` here: nothing to work out per segment).
@@ -321,7 +321,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
             // renamed or removed some of its rows' entity: then the records are read below.
             let migrations = state.migrations
             var total = 0
-            for info in state.segments where info.last > state.droppedThrough {
+            for info in state.segments where info.last > state.expiredThrough {
                 guard let count = migrations.segment(info).count(of: T.entityName) else { return nil }
                 total += count
             }
@@ -500,7 +500,7 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
         try read { state in
             if let position {
                 try HistoryLog.check(position, lastTransactionNumber: state.lastTransaction,
-                                     expiredThrough: state.droppedThrough, storeIdentifier: identifier)
+                                     expiredThrough: state.expiredThrough, storeIdentifier: identifier)
             }
             var result: [LogPayload] = []
             try forEachPayload(state, entity: nil, range: nil, after: position ?? 0) { result.append($0) }

@@ -144,8 +144,10 @@ struct LogMeta: Codable {
     var format = formatName
     var version = 1
     var storeIdentifier: String
-    /// The newest transaction dropped by retention or `deleteHistory`: tokens before it expired.
-    var droppedThrough: Int64
+    /// The history horizon: the newest transaction dropped by retention, `deleteHistory` or
+    /// `erase`; tokens before it expired (`HistoryLog/expiredThrough` of the other stores).
+    /// Stored under the key `droppedThrough`, the name identity files have always had.
+    var expiredThrough: Int64
     /// Entity name -> where its records' times come from (`LogTimeSource`); `nil` in files
     /// written before this was recorded.
     var timestamps: [String: LogTimeSource]?
@@ -160,7 +162,8 @@ struct LogMeta: Codable {
     var isVerified = true
 
     enum CodingKeys: String, CodingKey {
-        case format, version, storeIdentifier, droppedThrough, timestamps, schema, migrations
+        case format, version, storeIdentifier, timestamps, schema, migrations
+        case expiredThrough = "droppedThrough"
     }
 
     /// Exactly the fields an identity file without a checksum may hold: with any other key, it
@@ -205,7 +208,7 @@ struct LogMeta: Codable {
     /// (``StoredCounter``): the next save adds one to the newest.
     /// - Throws: `DataStoreError/Code/corruptStore` naming the file and the counter.
     private func checkCounters(path: String) throws {
-        try StoredCounter.check(droppedThrough, "droppedThrough", in: path)
+        try StoredCounter.check(expiredThrough, "droppedThrough", in: path)
         for migration in migrations ?? [] { try StoredCounter.check(migration.throughTransaction, "a migration's throughTransaction", in: path) }
         for source in (timestamps ?? [:]).values { try StoredCounter.check(source.since, "a time source's since", in: path) }
     }

@@ -8,7 +8,8 @@ public struct HistoryLog: Sendable {
     public private(set) var records: [HistoryRecord]
     /// The number of the newest transaction ever recorded (kept when its record is deleted).
     public private(set) var lastTransactionNumber: Int64
-    /// The newest deleted transaction: tokens before it are expired.
+    /// The history horizon: the newest deleted transaction; tokens before it are expired. Every
+    /// store calls its horizon this (PostgresStore's `expired_through` column too).
     public private(set) var expiredThrough: Int64
 
     /// Makes a log from state read back from disk (empty by default). ``lastTransactionNumber`` becomes

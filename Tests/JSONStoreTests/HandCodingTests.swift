@@ -45,7 +45,7 @@ import Testing
                 transaction: number % 5 == 0 ? nil : Self.record(Int64(number), &generator),
                 upserts: number % 3 == 0 ? nil : [JournalEntry.Row(entity: "Trip", values: ["id": .uuid(UUID()), "n": .int(Int64(number))])],
                 deletes: number % 2 == 0 ? nil : [PersistentIdentifier(entityName: "Trip", primaryKey: .int(7))],
-                historyExpiredThrough: number % 4 == 0 ? Int64(number - 1) : nil,
+                expiredThrough: number % 4 == 0 ? Int64(number - 1) : nil,
                 deletedTransactions: number % 7 == 0 ? [1, 2] : nil,
                 erase: number % 11 == 0 ? true : nil)
             let codable = try SnapshotEncoder().encode(entry)

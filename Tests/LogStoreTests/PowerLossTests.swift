@@ -218,7 +218,7 @@ import Testing
         let again = power.secondPowerLoss(using: &generator, into: &tally, round: context, state: { ", then \(expected)" }) { second, generator, tally in
             let (container, store) = try open(settings)
             let recovered = try contents(container)
-            if let (problem, lostSome) = verify(recovered, expected, periodic: periodic, droppedThrough: droppedThrough(directory)) {
+            if let (problem, lostSome) = verify(recovered, expected, periodic: periodic, expiredThrough: expiredThrough(directory)) {
                 if lostSome { tally.lost += 1 } else { tally.altered += 1 }
                 tally.failures.append("\(context): read back before a second power loss: \(problem)")
                 return false
@@ -255,7 +255,7 @@ import Testing
         guard let again else { return }
         context += again
         guard let found = tally.reopen(round: context, { try contents(try open(settings).0) }) else { return }
-        if let (problem, lostSome) = verify(found, expected, periodic: periodic, droppedThrough: droppedThrough(directory)) {
+        if let (problem, lostSome) = verify(found, expected, periodic: periodic, expiredThrough: expiredThrough(directory)) {
             if lostSome { tally.lost += 1 } else { tally.altered += 1 }
             tally.failures.append("\(context): \(problem)")
             return
@@ -293,8 +293,8 @@ import Testing
         }
     }
 
-    /// How far store.json says history was dropped (0 without one).
-    func droppedThrough(_ directory: URL) -> Int64 {
+    /// How far store.json says history was dropped, its `droppedThrough` (0 without one).
+    func expiredThrough(_ directory: URL) -> Int64 {
         guard let data = try? Data(contentsOf: directory.appending(path: "store.json")),
               let meta = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let dropped = meta["droppedThrough"] as? NSNumber else { return 0 }
@@ -323,13 +323,13 @@ import Testing
 
     /// `nil` when `found` is what a power loss may leave of `expected`; else what is wrong, and
     /// whether acknowledged data is missing (or else altered).
-    func verify(_ found: [Int64: Transaction], _ expected: Expectation, periodic: Bool, droppedThrough: Int64) -> (String, Bool)? {
+    func verify(_ found: [Int64: Transaction], _ expected: Expectation, periodic: Bool, expiredThrough: Int64) -> (String, Bool)? {
         var problems: [String] = []
         var lostSome = false
         let numbers = found.keys.sorted()
         // Whatever happened, what store.json says is dropped must not be read.
-        if let first = numbers.first, first <= droppedThrough {
-            problems.append("transactions \(first)...\(droppedThrough), dropped before the power loss, came back "
+        if let first = numbers.first, first <= expiredThrough {
+            problems.append("transactions \(first)...\(expiredThrough), dropped before the power loss, came back "
                 + "(store.json has them dropped)")
         }
         if let first = numbers.first, let last = numbers.last, numbers.count != Int(last - first + 1) {
@@ -350,7 +350,7 @@ import Testing
                 problems.append("acknowledged transactions \(missing) are missing")
                 lostSome = true
             }
-            if let first = numbers.first, first < expected.oldestHeld, first > droppedThrough {
+            if let first = numbers.first, first < expected.oldestHeld, first > expiredThrough {
                 problems.append("transactions \(first)..<\(expected.oldestHeld), dropped before the power loss, came back")
             }
         } else if !periodic, !expected.dropMayTakeNewest, expected.durable >= expected.oldestHeld, (numbers.last ?? 0) < expected.durable {
