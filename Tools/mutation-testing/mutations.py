@@ -22,7 +22,7 @@ BASE = "Sources/JSONStore/BaseFile.swift"
 FRAME = "Sources/LogStore/Frame.swift"
 SEGMENTS = "Sources/LogStore/Segments.swift"
 LOG_STATE = "Sources/LogStore/LogState.swift"
-LOG_STORE = "Sources/LogStore/LogStore.swift"
+LOG_SAVE = "Sources/LogStore/LogStore+Save.swift"
 SEGMENT_READER = "Sources/LogStore/SegmentReader.swift"
 ATTRIBUTES = "Sources/StoreProtocol/Model/ModelAttributes.swift"
 STORED = "Sources/StoreProtocol/Model/StoredProperties.swift"
@@ -453,15 +453,15 @@ LOG_MUTATIONS = [
       "guard let next = Optional<Int>.none else { return (offset, true) }"),
     m("L03", "log", LOG_STATE, "a sealed segment's index is written before its data is flushed",
       "try FileIO.sync(files.segment(info.first))", "_ = info"),
-    m("L04", "log", LOG_STORE, "retention may drop the segment being written",
+    m("L04", "log", LOG_SAVE, "retention may drop the segment being written",
       "while state.segments.count > 1, let oldest = state.segments.first {", "while state.segments.count > 0, let oldest = state.segments.first {"),
-    m("L05", "log", LOG_STORE, "an update sent to the log is ignored instead of refused",
+    m("L05", "log", LOG_SAVE, "an update sent to the log is ignored instead of refused",
       "guard request.updated.isEmpty else { throw Self.insertOnly(\"update \\(request.updated[0].persistentIdentifier)\") }",
       "_ = request.updated"),
     m("L07", "log", LOG_STATE, "catching up does not read a seal another writer made",
       "for index in segments.indices where known.contains(segments[index].first) && !sealed.contains(segments[index].first) {",
       "for index in segments.indices where false {"),
-    m("L06", "log", LOG_STORE, "two inserts of one id in one save are both written",
+    m("L06", "log", LOG_SAVE, "two inserts of one id in one save are both written",
       "guard inSave.insert(identifier).inserted else { throw Self.insertOnly(\"insert \\(identifier) twice in one save\") }",
       "inSave.insert(identifier)"),
     m("L08", "log", SEGMENT_READER, "a range read does not check the checksum of the records it reads",
