@@ -24,14 +24,14 @@ extension LogStore {
             if let entity, !migrations.segment(info).mayHold(entity) { continue }
             let path = files.segment(info.first)
             var reader = try SegmentReader(path: path, bytes: info.bytes)
-            counters.withLock { $0.segmentsRead += 1 }
-            defer { counters.withLock { [read = reader.bytesRead] in $0.bytesRead += read } }
+            countRead(segments: 1)
+            defer { countRead(bytes: reader.bytesRead) }
             // A range read reads the headers, then the records in range; a damaged header makes it
             // read the whole segment below, which finds and names the damage.
             if let range, let records = try reader.records(overlapping: range, expected: Int(info.last - info.first + 1)) {
                 try reader.read(records, skipDamaged: configuration.skipsDamagedRecords) { record, bytes in
                     let payload = try Frame.decode(payload: bytes, at: record.offset, path: path)
-                    counters.withLock { $0.recordsDecoded += 1 }
+                    countRead(records: 1)
                     if payload.transactionNumber > transaction { try body(payload) }
                 }
                 continue
@@ -47,7 +47,7 @@ extension LogStore {
                     throw SegmentReader.checksumMismatch(path, at: record.offset)
                 }
                 let payload = try Frame.decode(bytes, record, path: path)
-                counters.withLock { $0.recordsDecoded += 1 }
+                countRead(records: 1)
                 if payload.transactionNumber > transaction { try body(payload) }
             }
             if torn || validEnd < data.count {

@@ -31,23 +31,12 @@ public final class LogStore: DataStore, HistoryProviding, DefaultHistoryBridging
     let storedSchema: StoredSchema
     let files: LogFiles
     let state: FileBackedState<LogState>
+    #if DEBUG
+    /// What this instance has read (`LogStore+ReadCounters`): debug builds only.
     let counters = Locked(Statistics())
+    #endif
     /// Entity name -> timestamp attribute.
     let timestampAttributes: [String: String]
-
-    /// How much a store has read, for tests that check a fetch reads only what is in range
-    /// (package: this package's tests read it; it is no API).
-    package struct Statistics: Sendable, Equatable {
-        package var segmentsRead = 0
-        package var recordsDecoded = 0
-        /// Bytes of segments read for their records (fetches, history, a save's identifier check);
-        /// not those read to catch up with another instance's appends.
-        package var bytesRead = 0
-    }
-
-    /// What this instance has read since it opened or since `resetStatistics()`.
-    package var statistics: Statistics { counters.withLock { $0 } }
-    package func resetStatistics() { counters.withLock { $0 = Statistics() } }
 
     /// Opens the log in `configuration.directory` (a symbolic link resolved once, here),
     /// creating it unless the configuration is read-only, and cuts a torn last record back to
