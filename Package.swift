@@ -21,10 +21,11 @@ let package = Package(
     targets: [
         // The contract: what apps use and what a backend implements. Nothing else.
         .target(name: "StoreProtocol", swiftSettings: swiftSettings),
-        // For backend authors: rows in memory, history in memory, the code stores built on them share.
+        // For backend authors: rows in memory, history in memory, the exact JSON of snapshot values,
+        // the code stores built on them share.
         .target(name: "StoreBuildingBlocks", dependencies: ["StoreProtocol"], swiftSettings: swiftSettings),
         // For stores that keep files (and history consumers kept in one): durable POSIX file
-        // I/O, locks, checksums, the snapshot JSON codec; fault injection in debug builds only.
+        // I/O, locks, checksums; fault injection in debug builds only.
         .target(name: "StoreFiles", dependencies: ["StoreProtocol"], swiftSettings: swiftSettings),
         .target(name: "MemoryStore", dependencies: ["StoreProtocol", "StoreBuildingBlocks"], swiftSettings: swiftSettings),
         .target(name: "JSONStore", dependencies: ["StoreProtocol", "StoreBuildingBlocks", "StoreFiles"], swiftSettings: swiftSettings),
@@ -45,7 +46,7 @@ let package = Package(
 
         .testTarget(
             name: "StoreProtocolTests",
-            dependencies: ["StoreProtocol", "StoreFiles", "MemoryStore", "StoreTestSupport"],
+            dependencies: ["StoreProtocol", "StoreBuildingBlocks", "MemoryStore", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "StoreBuildingBlocksTests",
@@ -61,11 +62,11 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "JSONStoreTests",
-            dependencies: ["JSONStore", "StoreProtocol", "StoreFiles", "StoreTestHelper", "StoreTestSupport"],
+            dependencies: ["JSONStore", "StoreProtocol", "StoreBuildingBlocks", "StoreFiles", "StoreTestHelper", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "LogStoreTests",
-            dependencies: ["LogStore", "StoreProtocol", "StoreFiles", "StoreTestHelper", "StoreTestSupport"],
+            dependencies: ["LogStore", "StoreProtocol", "StoreBuildingBlocks", "StoreFiles", "StoreTestHelper", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         // ModelContainer over several stores: the store registry and locations, history across
         // stores, history updates (one from a StoreTestHelper process) and history consumers.

@@ -29,7 +29,6 @@ let package = Package(
             dependencies: [
                 .product(name: "StoreProtocol", package: "swift-data-stores"),
                 .product(name: "StoreBuildingBlocks", package: "swift-data-stores"),
-                .product(name: "StoreFiles", package: "swift-data-stores"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings),

@@ -1,5 +1,6 @@
 import Foundation
 import StoreProtocol
+import StoreBuildingBlocks
 import StoreFiles
 
 /// The base file: the whole store as of journal entry `journalSequence`, as one JSON document

@@ -1,5 +1,6 @@
 import Foundation
 import StoreProtocol
+import StoreBuildingBlocks
 import StoreFiles
 
 /// One journal entry: what one save (or one history deletion) did, enough to replay it.

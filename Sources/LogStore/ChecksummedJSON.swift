@@ -1,5 +1,6 @@
 import Foundation
 import StoreProtocol
+import StoreBuildingBlocks
 import StoreFiles
 
 /// A small JSON object file that carries the CRC-32 of its own content under `"checksum"`: the

@@ -1,5 +1,6 @@
 import Foundation
 import StoreProtocol
+import StoreBuildingBlocks
 import StoreFiles
 
 /// What one transaction appends: its history fields and its rows.

@@ -1,6 +1,6 @@
 import Foundation
 import StoreProtocol
-import StoreFiles
+import StoreBuildingBlocks
 
 /// What lets a save refuse an identifier already in the log without reading the log: a hash of
 /// each record's identifier, kept per segment (in memory for the segment being written, as a

@@ -1,6 +1,6 @@
 import Foundation
 @testable import JSONStore
-import StoreFiles
+import StoreBuildingBlocks
 import StoreProtocol
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import JSONStore
+import StoreBuildingBlocks
 import StoreFiles
 import StoreProtocol
 import StoreTestSupport

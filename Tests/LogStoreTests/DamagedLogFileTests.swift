@@ -1,5 +1,6 @@
 import Foundation
 import LogStore
+import StoreBuildingBlocks
 import StoreFiles
 import StoreProtocol
 import StoreTestSupport

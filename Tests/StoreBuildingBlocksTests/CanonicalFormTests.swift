@@ -1,5 +1,5 @@
 import Foundation
-import StoreFiles
+import StoreBuildingBlocks
 import StoreProtocol
 import StoreTestSupport
 import Testing

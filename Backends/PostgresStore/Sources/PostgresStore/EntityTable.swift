@@ -1,6 +1,6 @@
 import Foundation
 import PostgresNIO
-import StoreFiles
+import StoreBuildingBlocks
 import StoreProtocol
 
 /// How one entity's rows are kept: one table per entity in the store's namespace, a column per

@@ -1,6 +1,6 @@
 import Foundation
 import StoreProtocol
-import StoreFiles
+import StoreBuildingBlocks
 import StoreTestSupport
 import Testing
 
