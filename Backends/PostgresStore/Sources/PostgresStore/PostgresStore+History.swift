@@ -58,14 +58,14 @@ extension PostgresStore {
             FROM \(namespace)._store s LEFT JOIN \(namespace)._history h ON h.tx > $1 \
             LEFT JOIN \(namespace)._changes c ON c.tx = h.tx WHERE s.id = 1 ORDER BY h.tx, c.position
             """, binds)
-        var last: Int64?, expired: Int64 = 0
+        var last: Int64?, expiredThrough: Int64 = 0
         var records: [HistoryRecord] = []
         let table = "\(configuration.namespace)._changes"
         for row in rows {
             // Cell by cell: a tuple decode instantiates generic metadata at run time, per row.
             let cells = row.makeRandomAccess()
             last = try cells[0].decode(Int64.self)
-            expired = try cells[1].decode(Int64.self)
+            expiredThrough = try cells[1].decode(Int64.self)
             guard let number = try cells[2].decode(Int64?.self) else { continue }
             if records.last?.transactionNumber != number {
                 records.append(HistoryRecord(
@@ -79,8 +79,8 @@ extension PostgresStore {
         }
         guard let last else { throw DataStoreError(.corruptStore, "The table _store of \(configuration.name) is empty.") }
         if let token, let mine = token.positions[identifier] {
-            try HistoryLog.check(mine, lastTransactionNumber: last, expiredThrough: expired, storeIdentifier: identifier)
+            try HistoryLog.check(mine, lastTransactionNumber: last, expiredThrough: expiredThrough, storeIdentifier: identifier)
         }
-        return HistoryLog(records: records, lastTransactionNumber: last, expiredThrough: expired)
+        return HistoryLog(records: records, lastTransactionNumber: last, expiredThrough: expiredThrough)
     }
 }
