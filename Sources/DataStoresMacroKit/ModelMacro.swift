@@ -58,13 +58,15 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             let qualified = name.hasSuffix("Observable") ? "Observation.Observable" : "StoreProtocol.PersistentModel"
             return conformanceIsolation + qualified
         }
-        let decl: DeclSyntax = "extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}"
+        let decl: DeclSyntax = "\(raw: conformanceIsolation)extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}"
         return decl.as(ExtensionDeclSyntax.self).map { [$0] } ?? []
     }
 
-    /// `nonisolated ` before each conformance where the compiler knows isolated conformances
-    /// (Swift 6.2 and later), so that a model declared `@Model nonisolated class` in a module
-    /// whose default isolation is the main actor conforms from any isolation.
+    /// `nonisolated ` before the extension and each conformance where the compiler knows
+    /// isolated conformances (Swift 6.2 and later), so that a model declared
+    /// `@Model nonisolated class` in a module whose default isolation is the main actor conforms
+    /// from any isolation. The extension itself must be `nonisolated` too: the members the
+    /// compiler synthesizes there (`hashValue`) would otherwise take the module's main actor.
     #if compiler(>=6.2)
     static let conformanceIsolation = "nonisolated "
     #else

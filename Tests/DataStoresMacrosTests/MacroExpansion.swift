@@ -10,8 +10,11 @@ import SwiftSyntaxMacros
 struct MacroExpansion {
     /// The source with every macro expanded, formatted as the compiler would see it.
     let text: String
-    /// The macros' diagnostics, each as `line:column: message`.
+    /// The macros' diagnostics, each as `line:column: message`. (A node the expansion detached
+    /// from the file, as a member role's class in a file of several, has its own positions.)
     let diagnostics: [String]
+    /// The diagnostics' messages alone.
+    var messages: [String] { diagnostics.map { String($0.drop { $0 != " " }.dropFirst()) } }
 
     /// The macros by the name a source spells them; `conformances` is what the compiler hands
     /// `@Model`'s member and extension roles (none when a superclass already conforms).
