@@ -162,6 +162,13 @@ let package = Package(
 
         // The macros' expansions, in process (the macro types called directly, compared as text).
         macroTestTarget,
+        // The macros as a user's compiler runs them: each diagnostic from a child swiftc, and a
+        // model in a module whose default isolation is the main actor.
+        .testTarget(name: "ModelCompileTests", dependencies: ["DataStores"], swiftSettings: swiftSettings),
+        // The talks' model declarations, as written with only the import changed, round-tripped.
+        .testTarget(
+            name: "VerbatimModelsTests", dependencies: ["DataStores", "MemoryStore", "JSONStore", "StoreTestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "StoreProtocolTests",
             dependencies: ["StoreProtocol", "StoreFiles", "MemoryStore", "StoreTestSupport"],
