@@ -291,7 +291,7 @@ MUTATIONS = [
     m("W08", "context", WATCH, "a type whose attributes have their own == (Measurement, an id-only ==, a class) is watched",
       "    if type is any WatchableValue.Type { return true }\n", "    if true { return true }\n"),
     m("C19", "context", CONTEXT, "an insert that became an update takes the stored values over a change made while saving",
-      "            if since != stored.values { try? registration.model.assignValues(since) }\n", "\n"),
+      "            if since != stored.values { try? registration.model.assignStoredValues(since) }\n", "\n"),
     m("C01", "context", REGISTRATIONS, "changes sent in registration-table order, not the order they were made",
       "return inOrder ? found.sorted { $0.order < $1.order } : found", "return found"),
     m("C02", "context", CONTEXT, "deletes sent in table order, not the order they were made",

@@ -82,7 +82,7 @@ public final class ModelContext {
 
         func currentValues() throws -> [String: SnapshotValue] {
             let values: [String: SnapshotValue]
-            do { values = try SnapshotEncoder().encodeAttributes(model) } catch {
+            do { values = try model.storedValues() } catch {
                 throw ModelContextError(.unencodableModel, "\(model.persistentModelID) could not be encoded: \(error).")
             }
             if let unlisted = values.keys.first(where: { !entity.attributeNameSet.contains($0) }) {
@@ -197,7 +197,7 @@ public final class ModelContext {
             return
         }
         guard let entity = container.schema.entity(for: T.self),
-              let values = try? SnapshotEncoder().encodeAttributes(model) else { return }
+              let values = try? model.storedValues() else { return }
         let registration = Registration(model: model, entity: entity, baseline: values, state: .deleted, order: takeOrder())
         registration.deleteOrder = registration.order
         registrations[id] = registration
@@ -310,7 +310,7 @@ public final class ModelContext {
     /// Sets a registered model's values to `values`, keeping the instance.
     /// Its relationships are set by the next ``resolvePendingRelationships()``.
     func restore(_ registration: Registration, to values: [String: SnapshotValue]) throws {
-        try registration.model.assignValues(values)
+        try registration.model.assignStoredValues(values)
         registration.baseline = values
         if !registration.entity.relationships.isEmpty { pendingResolution.append(registration) }
     }
@@ -505,7 +505,7 @@ public final class ModelContext {
             var since = (try? registration.currentValues()) ?? snapshot.values
             since["id"] = stored.values["id"]
             try? restore(registration, to: stored.values)
-            if since != stored.values { try? registration.model.assignValues(since) }
+            if since != stored.values { try? registration.model.assignStoredValues(since) }
         }
         for (registration, snapshot) in plan.updated {
             let stored = result.snapshotsToReregister[snapshot.persistentIdentifier]?.values

@@ -123,7 +123,8 @@ extension Schema {
 
         init<Model: PersistentModel>(_ type: Model.Type) {
             let attributes = ModelAttributes.of(type)
-            let metadata = Model.schemaMetadata
+            // A subclass's metadata is its superclass's; ModelAttributes reports it as a problem.
+            let metadata = Model.ownSchemaMetadata ?? SchemaMetadata(attributes: [])
             var problems = attributes.problems
             func names(_ keyPaths: [any PartialKeyPath<Model> & Sendable], _ role: String) -> [String] {
                 keyPaths.compactMap { keyPath in
