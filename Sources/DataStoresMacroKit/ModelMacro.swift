@@ -17,10 +17,9 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
         conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        guard let model = modelClass(declaration) else {
-            context.diagnose(Diagnostic(node: node, message: ModelDiagnostic.notAClass(kind: kind(of: declaration))))
-            return []
-        }
+        // A declaration that is not a class is diagnosed by the extension role: the compiler
+        // expands member roles lazily, and never for an enum nothing looks into.
+        guard let model = modelClass(declaration) else { return [] }
         if inheritsFromModel(model, protocols: protocols) {
             context.diagnose(Diagnostic(node: model.name, message: ModelDiagnostic.subclassOfModel(name: model.name.text)))
             return []
@@ -52,7 +51,11 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax, providingExtensionsOf type: some TypeSyntaxProtocol,
         conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
-        guard let model = modelClass(declaration), !protocols.isEmpty, !inheritsFromModel(model, protocols: protocols) else { return [] }
+        guard let model = modelClass(declaration) else {
+            context.diagnose(Diagnostic(node: node, message: ModelDiagnostic.notAClass(kind: kind(of: declaration))))
+            return []
+        }
+        guard !protocols.isEmpty, !inheritsFromModel(model, protocols: protocols) else { return [] }
         let conformances = protocols.map { protocolType -> String in
             let name = protocolType.trimmedDescription
             let qualified = name.hasSuffix("Observable") ? "Observation.Observable" : "StoreProtocol.PersistentModel"

@@ -10,12 +10,22 @@ struct ModelCompiler {
         /// Standard output and standard error together.
         let text: String
 
-        /// The errors the compiler reported in the source file, each `line:column: message`.
+        /// The errors the compiler reported at a line of the source file, each
+        /// `line:column: message` (without the compiler's "(from macro …)").
         var errors: [String] {
             text.split(separator: "\n").compactMap { line in
-                guard let range = line.range(of: "Model.swift:"), line.contains(": error: ") else { return nil }
-                let rest = line[range.upperBound...]
-                return rest.replacingOccurrences(of: " error: ", with: " ")
+                guard line.hasPrefix("/"), let range = line.range(of: "Model.swift:"), line.contains(": error: ") else { return nil }
+                var error = line[range.upperBound...].replacingOccurrences(of: " error: ", with: " ")
+                if let from = error.range(of: " (from macro ", options: .backwards) { error = String(error[..<from.lowerBound]) }
+                return error
+            }
+        }
+
+        /// Every error message, wherever the compiler placed it (in a macro's expansion too).
+        var errorMessages: [String] {
+            text.split(separator: "\n").compactMap { line in
+                guard !line.hasPrefix(" "), let range = line.range(of: ": error: ") else { return nil }
+                return String(line[range.upperBound...])
             }
         }
     }

@@ -64,7 +64,7 @@ extension Indexed.Trip: TalkTrip {
 /// The talks' model declarations, compiled as the talks show them, saved and read back from a
 /// reopened store: every attribute, both relationships and their inverses.
 @Suite struct SampleTripsRoundTripTests {
-    static let variants: [any TalkTrip.Type] = [Plain.Trip.self, Unique.Trip.self, Preserved.Trip.self, Indexed.Trip.self]
+    static var variants: [any TalkTrip.Type] { [Plain.Trip.self, Unique.Trip.self, Preserved.Trip.self, Indexed.Trip.self] }
 
     @Test(arguments: StoreKind.allCases)
     func everyVariantRoundTrips(on kind: StoreKind) throws {

@@ -3,6 +3,7 @@ import Foundation
 import JSONStore
 import MemoryStore
 import StoreTestSupport
+import Testing
 
 /// The backends the verbatim models round-trip on: each opened again, as a new container on the
 /// same stored data, to read back what was saved.
