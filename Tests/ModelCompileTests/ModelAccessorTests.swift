@@ -1,0 +1,80 @@
+import DataStores
+import Testing
+
+@Model final class Trip {
+    var name: String
+    var tags: [String] = []
+    @Attribute(.ephemeral) var isExpanded = false
+    @Transient var scratch = 0
+
+    init(name: String) { self.name = name }
+}
+
+/// The accessors `@_PersistedProperty` gives a persisted `var`: observed, marking that one
+/// property (its index in the metadata) changed, and changing an array in place.
+@Suite struct ModelAccessorTests {
+    /// Whether `change` makes `withObservationTracking` over `read` fire.
+    func fires(reading read: @escaping () -> Void, when change: () -> Void) -> Bool {
+        let fired = Locked(false)
+        withObservationTracking(read) { fired.set(true) }
+        change()
+        return fired.value
+    }
+
+    @Test func aSetIsObservedAndMarksThatPropertyAlone() throws {
+        let trip = Trip(name: "Kona")
+        let backing = try #require(trip.persistentBackingData)
+        #expect(!backing.hasChanges)
+        #expect(fires(reading: { _ = trip.name }, when: { trip.name = "Hilo" }))
+        // Index 0 is the generated id, 1 name, 2 tags.
+        #expect(backing.isChanged(1) && !backing.isChanged(0) && !backing.isChanged(2))
+    }
+
+    /// `trip.tags.append(x)` goes through `_modify`: the array is changed in its own buffer (no
+    /// copy), observers hear of it, and the property is marked changed.
+    @Test func anAppendChangesTheArrayInPlaceAndIsSeen() throws {
+        let trip = Trip(name: "Kona")
+        trip.tags.reserveCapacity(8)
+        trip.tags.append("first")
+        let backing = try #require(trip.persistentBackingData)
+        let buffer = trip.tags.withUnsafeBufferPointer { $0.baseAddress }
+        #expect(fires(reading: { _ = trip.tags }, when: { trip.tags.append("beach") }))
+        #expect(trip.tags == ["first", "beach"])
+        #expect(trip.tags.withUnsafeBufferPointer { $0.baseAddress } == buffer)
+        #expect(backing.isChanged(2))
+        #expect(try trip.storedValues()["tags"] == .array([.string("first"), .string("beach")]))
+    }
+
+    /// An `.ephemeral` attribute is observed and never stored; setting it is no change to save.
+    @Test func anEphemeralAttributeIsObservedNotStored() throws {
+        let trip = Trip(name: "Kona")
+        #expect(fires(reading: { _ = trip.isExpanded }, when: { trip.isExpanded = true }))
+        #expect(try trip.storedValues().keys.sorted() == ["id", "name", "tags"])
+        withKnownIssue("ModelBacking.markChanged takes the ephemeral index -1 as a change (bit 63); RUNTIME to ignore it") {
+            #expect(trip.persistentBackingData?.hasChanges == false)
+        }
+    }
+
+    /// A model read from stored values keeps a `@Transient` property's initial value and takes
+    /// every stored one.
+    @Test func storedValuesRoundTripThroughTheGeneratedInit() throws {
+        let trip = Trip(name: "Kona")
+        trip.tags = ["a"]
+        trip.scratch = 5
+        let read = try Trip(storedValues: trip.storedValues())
+        #expect(read.id == trip.id && read.name == "Kona" && read.tags == ["a"] && read.scratch == 0)
+        try read.assignStoredValues(["id": .uuid(trip.id), "name": .string("Hilo"), "tags": .array([])])
+        #expect(read.name == "Hilo" && read.tags == [])
+        #expect(throws: (any Error).self) { try read.assignStoredValues(["id": .uuid(trip.id), "name": .int(1), "tags": .array([])]) }
+        #expect(read.name == "Hilo")
+    }
+}
+
+/// A value changed by an observation callback (which may run on another thread) and read after.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.withLock { stored } }
+    func set(_ value: Value) { lock.withLock { stored = value } }
+}
