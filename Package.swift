@@ -164,7 +164,7 @@ let package = Package(
         macroTestTarget,
         // The macros as a user's compiler runs them: each diagnostic from a child swiftc, and a
         // model in a module whose default isolation is the main actor.
-        .testTarget(name: "ModelCompileTests", dependencies: ["DataStores"], swiftSettings: swiftSettings),
+        .testTarget(name: "ModelCompileTests", dependencies: ["DataStores", "MemoryStore"], swiftSettings: swiftSettings),
         // The talks' model declarations, as written with only the import changed, round-tripped.
         .testTarget(
             name: "VerbatimModelsTests", dependencies: ["DataStores", "MemoryStore", "JSONStore", "StoreTestSupport"],

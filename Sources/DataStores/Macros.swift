@@ -13,7 +13,7 @@
 /// }
 /// ```
 ///
-/// The class conforms to ``PersistentModel`` and `Observable`. Every stored `var` is persisted
+/// The class conforms to `PersistentModel` and `Observable`. Every stored `var` is persisted
 /// unless it is `@Transient` or `@Attribute(.ephemeral)`; computed, `static` and `lazy`
 /// properties are not. A property whose type is a model, an optional model or an array of models
 /// is a relationship. A `let` without an initial value is persisted and never changes. Identity
@@ -23,7 +23,7 @@
 /// Each persisted `var` reads and writes typed storage, reports to Observation and marks that
 /// one attribute changed, so a save looks only at what changed. The macro also generates the
 /// model's metadata and its encode to and decode from store values (what it adds is listed on
-/// ``PersistentModel``); nothing is reflected at run time.
+/// `PersistentModel`); nothing is reflected at run time.
 ///
 /// In a module whose default isolation is the main actor, declare the model
 /// `@Model nonisolated class Trip` (or `final class`): its conformances are `nonisolated`, and
