@@ -195,7 +195,7 @@ MUTATIONS = [
       "                    if let refusal = refusal(of: member, in: relationship, of: registration) {",
       "                    if false, let refusal = refusal(of: member, in: relationship, of: registration) {"),
     m("R14", "context", REGISTRATIONS, "a model deleted and saved is forgotten, so a relationship stores it again",
-      "ModelOwnership.release(old.model, by: context, deleted: true)", "ModelOwnership.release(old.model, by: context)"),
+      "release(old, deleted: true)", "release(old)"),
 
     # History: tokens, expiry, retention, merging.
     m("H01", "history", HISTORY, "history after a token includes the token's own transaction",
@@ -276,8 +276,7 @@ MUTATIONS = [
     m("W02", "context", WATCH, "a change to a watched model does not disarm its watch",
       "                state.isArmed = false\n", "\n"),
     m("W03", "context", CONTEXT, "a model counts as settled after a save whether or not a change disarmed its watch since",
-      "var isSettled: Bool { state == .persisted && settledWhileArmed && watch?.isArmed == true }",
-      "var isSettled: Bool { state == .persisted && settledWhileArmed && watch != nil }"),
+      "return watch?.isArmed == true", "return watch != nil"),
     m("W04", "context", WATCH, "a type with an @ObservationIgnored attribute is watched as if observation saw it",
       "        guard !keyPaths.contains(where: { StoredProperties.name(of: $0, among: fields) != nil }),\n",
       "        guard true,\n"),
@@ -308,7 +307,8 @@ MUTATIONS = [
     m("C07", "context", CONTEXT, "a collision's instance is not re-registered under the stored identifier",
       "registrations[storedID] = registration", "_ = storedID"),
     m("C08", "context", CONTEXT, "hasChanges ignores pending inserts and deletes",
-      "guard state == .persisted, let baseline else { return state != .persisted }", "guard state == .persisted, let baseline else { return false }"),
+      "guard state == .persisted, baseline != nil else { return state != .persisted }",
+      "guard state == .persisted, baseline != nil else { return false }"),
     m("C09", "context", CONTEXT, "deleting an unregistered model is ignored",
       "        registration.deleteOrder = registration.order\n        registrations[id] = registration", "        _ = registration"),
     m("C10", "context", CONTEXT_FETCH, "fetchIdentifiers ignores the context's pending changes",

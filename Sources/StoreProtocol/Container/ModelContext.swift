@@ -25,6 +25,9 @@ public final class ModelContext {
     var registrations: RegistrationTable
     /// How many models the last pass over every registration left (``forgetModelsNoOneHolds()``).
     var countAfterFullSweep = 0
+    /// How many models the last ``save()`` encoded (inserted and possibly changed ones): what
+    /// the tests read to check that a save costs the changes, not the models held.
+    var modelsEncodedByLastSave = 0
     /// The models the last save sent or found unchanged: once saved, a watched model is settled,
     /// and the next save looks at these to forget those let go since (``forgetModelsNoOneHolds()``).
     var lookedAtByLastSave: [Registration] = []
@@ -58,9 +61,13 @@ public final class ModelContext {
         private let holder: any ModelHolder
         var model: any PersistentModel { holder.model }
         let entity: Schema.Entity
-        /// Watches a model of an `@Observable` type for changes; `nil` for other types.
+        /// Watches a hand-written model of an `@Observable` type for changes; `nil` for other types.
         let watch: ChangeWatch?
-        /// Whether the model held its ``baseline`` when its ``watch`` was last armed.
+        /// The per-instance state of an `@Model` model, whose changed bits say what changed since
+        /// the context last settled it; `nil` for a hand-written model.
+        let backing: ModelBacking?
+        /// Whether the model held its ``baseline`` when its ``watch`` was last armed (or, for an
+        /// `@Model` model, when its changed bits were last cleared).
         var settledWhileArmed = false
         /// The values last saved or fetched; `nil` for a model inserted and not yet saved.
         var baseline: [String: SnapshotValue]?
@@ -74,7 +81,8 @@ public final class ModelContext {
             func hold<Model: PersistentModel>(_ model: Model) -> any ModelHolder { TypedModelHolder(model) }
             holder = hold(model)
             self.entity = entity
-            watch = entity.observation.map { _ in ChangeWatch(model.persistentModelID) }
+            backing = model.persistentBackingData
+            watch = backing == nil ? entity.observation.map { _ in ChangeWatch(model.persistentModelID) } : nil
             self.baseline = baseline
             self.state = state
             self.order = order
@@ -97,8 +105,12 @@ public final class ModelContext {
         var isHeldOnlyByTheContext: Bool { holder.isUniquelyReferenced() }
 
         /// Whether the model is stored and cannot have changed since it held its stored values:
-        /// its watch has been armed since, and no property was set.
-        var isSettled: Bool { state == .persisted && settledWhileArmed && watch?.isArmed == true }
+        /// its watch has been armed since (or its changed bits cleared), and no property was set.
+        var isSettled: Bool {
+            guard state == .persisted, settledWhileArmed else { return false }
+            if let backing { return !backing.hasChanges }
+            return watch?.isArmed == true
+        }
 
         /// Starts watching the model (for an `@Observable` type) unless its watch is armed; the
         /// caller says when the model is known to hold its ``baseline`` (``settledWhileArmed``).
@@ -108,13 +120,43 @@ public final class ModelContext {
             watch.arm(reading: { observation.readProperties(model) }, log: log)
         }
 
+        /// The model holds its ``baseline`` now: from here on, a property set (an `@Model`
+        /// model's changed bit, a watched model's observation) marks it changed.
+        func settle(log: TouchLog) {
+            if let backing {
+                backing.settle()
+            } else {
+                arm(log: log)
+            }
+            settledWhileArmed = true
+        }
+
+        /// The attributes and relationships whose values differ from the baseline: for an
+        /// `@Model` model settled since it held its baseline, only among the properties set since
+        /// (`changed`, its changed bits); for other models, among all.
+        /// - Complexity: one encode of the model, and a comparison of the properties set (all
+        ///   properties for a hand-written model).
+        func changedAttributes(_ current: [String: SnapshotValue], setSince changed: PropertyBitSet?) -> [String] {
+            let baseline = baseline ?? [:]
+            guard let changed, settledWhileArmed else {
+                return DefaultSnapshot(persistentIdentifier: model.persistentModelID, values: current).changedAttributes(from: baseline)
+            }
+            let names = entity.propertyNames
+            return changed.members.compactMap { index in
+                // Absent and null are the same value (a nil optional), as in changedAttributes(from:).
+                guard index < names.count, entity.attributeNameSet.contains(names[index]),
+                      (current[names[index]] ?? .null) != (baseline[names[index]] ?? .null) else { return nil }
+                return names[index]
+            }
+        }
+
         /// Whether a persisted model's values differ from its baseline.
-        /// - Complexity: O(1) for a settled model; one encode otherwise.
+        /// - Complexity: O(1) for a settled model; one encode otherwise (and for an `@Model`
+        ///   model, a comparison of the properties set only).
         func isDirty() throws -> Bool {
             if isSettled { return false }
-            guard state == .persisted, let baseline else { return state != .persisted }
-            return DefaultSnapshot(persistentIdentifier: model.persistentModelID, values: try currentValues())
-                .changedAttributes(from: baseline).isEmpty == false
+            guard state == .persisted, baseline != nil else { return state != .persisted }
+            return !changedAttributes(try currentValues(), setSince: backing?.changedProperties).isEmpty
         }
     }
 
@@ -312,7 +354,12 @@ public final class ModelContext {
     func restore(_ registration: Registration, to values: [String: SnapshotValue]) throws {
         try registration.model.assignStoredValues(values)
         registration.baseline = values
-        if !registration.entity.relationships.isEmpty { pendingResolution.append(registration) }
+        if !registration.entity.relationships.isEmpty {
+            pendingResolution.append(registration)
+        } else if registration.backing != nil {
+            // It holds its baseline now; the bits its assignment set are no change to save.
+            registration.settle(log: registrations.touches)
+        }
     }
 
     /// The registered model with this identifier, without fetching.
@@ -413,22 +460,37 @@ public final class ModelContext {
         }
         try noteStoreUpsertsForUndo()
         var plans: [Int: Plan] = [:]
+        // The changed bits of @Model models this save took: given back to the models whose
+        // store the save does not reach (a store that throws, or an error before it).
+        var taken: [Int: [(ModelBacking, PropertyBitSet)]] = [:]
+        defer {
+            for (backing, changes) in taken.values.joined() { backing.restoreChanges(changes) }
+        }
+        modelsEncodedByLastSave = 0
         for registration in registrations.mayHaveChanged() {
             let storeIndex = try container.storeIndex(forEntityNamed: registration.entity.name)
             let id = registration.model.persistentModelID
             // Watched from before the values are read: a change made after (by a willSave
-            // observer, say) disarms the watch, so the saved model is not taken as settled.
-            if registration.state != .deleted, registration.watch != nil {
+            // observer, say) disarms the watch (or sets a changed bit), so the saved model is not
+            // taken as settled.
+            var setSince: PropertyBitSet?
+            if registration.state != .deleted, let backing = registration.backing {
+                let changes = backing.takeChanges()
+                taken[storeIndex, default: []].append((backing, changes))
+                setSince = changes
+                lookedAtByLastSave.append(registration)
+            } else if registration.state != .deleted, registration.watch != nil {
                 registration.arm(log: registrations.touches)
                 lookedAtByLastSave.append(registration)
             }
+            if registration.state != .deleted { modelsEncodedByLastSave += 1 }
             switch registration.state {
             case .inserted:
                 plans[storeIndex, default: Plan()].inserted.append(
                     (registration, DefaultSnapshot(persistentIdentifier: id, values: try registration.currentValues())))
             case .persisted:
                 let current = DefaultSnapshot(persistentIdentifier: id, values: try registration.currentValues())
-                let changed = current.changedAttributes(from: registration.baseline ?? [:])
+                let changed = registration.changedAttributes(current.values, setSince: setSince)
                 if changed.isEmpty {
                     registration.settledWhileArmed = true
                     continue
@@ -453,6 +515,7 @@ public final class ModelContext {
             var plan = plan
             plan.deleted.sort { $0.0.deleteOrder < $1.0.deleteOrder }
             let result = try send(plan, to: container.stores[storeIndex])
+            taken[storeIndex] = nil
             apply(result, of: plan)
             for (_, snapshot) in plan.inserted {
                 if let stored = result.remappedIdentifiers[snapshot.persistentIdentifier] {
