@@ -65,8 +65,7 @@ extension ModelContext {
         }
         if pruned { registration.baseline = baseline }
         // It now holds its stored values, attributes and relationships alike.
-        registration.arm(log: registrations.touches)
-        registration.settledWhileArmed = true
+        registration.settle(log: registrations.touches)
     }
 
     /// Fetches and registers the stored models of `type` with these primary keys, in one store

@@ -22,8 +22,11 @@ public final class ModelBacking {
     @usableFromInline var changedProperties = PropertyBitSet()
     /// Whether the tracking context has been told of a change since it last settled the model.
     @usableFromInline var reportedChange = false
-    /// The context tracking this instance, told of the first change after each settle.
-    weak var tracker: (any ModelBackingTracker)?
+    /// Where the context tracking this instance logs it as changed: told of the first change
+    /// after each settle, under ``trackedIdentifier``.
+    weak var tracker: TouchLog?
+    /// The identifier the tracking context holds the model under.
+    var trackedIdentifier: PersistentIdentifier?
 
     /// A backing with no changes, tracked by no context.
     public init() {}
@@ -70,7 +73,7 @@ public final class ModelBacking {
     @usableFromInline
     func reportFirstChange() {
         reportedChange = true
-        tracker?.backingDidChange(self)
+        if let tracker, let trackedIdentifier { tracker.append(trackedIdentifier) }
     }
 
     /// Whether any persisted property was set since the model was last settled.
@@ -84,12 +87,33 @@ public final class ModelBacking {
         changedProperties.removeAll()
         reportedChange = false
     }
-}
 
-/// What a ``ModelBacking`` tells the context tracking it.
-protocol ModelBackingTracker: AnyObject {
-    /// The first property set of `backing`'s model since the context last settled it.
-    func backingDidChange(_ backing: ModelBacking)
+    /// The changes since the last settle, forgotten here (``settle()``): what a save reads before
+    /// it reads the model's values.
+    func takeChanges() -> PropertyBitSet {
+        defer { settle() }
+        return changedProperties
+    }
+
+    /// Records `changes` again (a save that took them did not reach the store).
+    func restoreChanges(_ changes: PropertyBitSet) {
+        guard !changes.isEmpty else { return }
+        changedProperties.formUnion(changes)
+        if !reportedChange { reportFirstChange() }
+    }
+
+    /// Starts reporting changes to `log`, under `identifier`.
+    func track(by log: TouchLog, as identifier: PersistentIdentifier) {
+        tracker = log
+        trackedIdentifier = identifier
+    }
+
+    /// Stops reporting changes to `log`, if it is the one reported to.
+    func stopTracking(by log: TouchLog) {
+        guard tracker === log else { return }
+        tracker = nil
+        trackedIdentifier = nil
+    }
 }
 
 /// A set of small non-negative integers: one machine word for the first 64, words beyond.
@@ -124,6 +148,12 @@ struct PropertyBitSet {
     }
 
     var isEmpty: Bool { low == 0 && high.allSatisfy { $0 == 0 } }
+
+    mutating func formUnion(_ other: PropertyBitSet) {
+        low |= other.low
+        if high.count < other.high.count { high.append(contentsOf: repeatElement(0, count: other.high.count - high.count)) }
+        for (word, bits) in other.high.enumerated() { high[word] |= bits }
+    }
 
     mutating func removeAll() {
         low = 0

@@ -118,8 +118,12 @@ extension Schema {
         let relationshipAccess: [String: RelationshipAccess]
         /// The model types the relationships lead to.
         let destinationTypes: [any PersistentModel.Type]
-        /// How the context watches models of an `@Observable` type; `nil` for other types.
+        /// How the context watches models of an `@Observable` type; `nil` for other types and
+        /// for `@Model` types, whose ``ModelBacking`` tells the context what changed.
         let observation: ModelObservation?
+        /// An `@Model` type's persisted properties by index (the index its accessors mark
+        /// changed); empty for a hand-written model.
+        let propertyNames: [String]
 
         init<Model: PersistentModel>(_ type: Model.Type) {
             let attributes = ModelAttributes.of(type)
@@ -170,7 +174,8 @@ extension Schema {
             }
             relationshipAccess = Dictionary(attributes.relationships.map { ($0.name, $0.metadata.access) }, uniquingKeysWith: { a, _ in a })
             destinationTypes = attributes.relationships.map(\.metadata.destination)
-            observation = ModelObservation(attributes)
+            observation = metadata.properties.isEmpty ? ModelObservation(attributes) : nil
+            propertyNames = metadata.properties.map(\.name)
             uniqueConstraints = metadata.unique.map { names($0, "unique") }
             indices = metadata.indexed.map { names($0, "indexed") }
             preservedOnDeletion = Set(names(metadata.preservedOnDeletion, "preserved-on-deletion"))
