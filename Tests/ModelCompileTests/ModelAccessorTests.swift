@@ -11,6 +11,18 @@ import Testing
     init(name: String) { self.name = name }
 }
 
+/// A model that declares its own `id` (the primary key, no `id` generated) and a `let` without
+/// an initial value (persisted, set once).
+@Model final class Airport {
+    var id: String
+    let openedIn: Int
+
+    init(code: String, openedIn: Int) {
+        id = code
+        self.openedIn = openedIn
+    }
+}
+
 /// The accessors `@_PersistedProperty` gives a persisted `var`: observed, marking that one
 /// property (its index in the metadata) changed, and changing an array in place.
 @Suite struct ModelAccessorTests {
@@ -73,6 +85,17 @@ import Testing
             try read.assignStoredValues(["id": .uuid(trip.id), "name": .string("Kailua"), "tags": .array([]), "visits": .string("x")])
         }
         #expect(read.name == "Hilo" && read.visits == 4)
+    }
+}
+
+extension ModelAccessorTests {
+    @Test func aDeclaredIDAndALetRoundTrip() throws {
+        let airport = Airport(code: "KOA", openedIn: 1970)
+        #expect(try airport.storedValues() == ["id": .string("KOA"), "openedIn": .int(1970)])
+        let read = try Airport(storedValues: airport.storedValues())
+        #expect(read.id == "KOA" && read.openedIn == 1970)
+        #expect(read.persistentModelID == airport.persistentModelID)
+        #expect(fires(reading: { _ = read.id }, when: { read.id = "ITO" }))
     }
 }
 
