@@ -27,6 +27,10 @@ public final class ModelBacking {
     weak var tracker: TouchLog?
     /// The identifier the tracking context holds the model under.
     var trackedIdentifier: PersistentIdentifier?
+    /// Models whose to-one relationship was set to this model (held weakly: they hold this
+    /// model): what a context inserting this model looks at for new models that reach it only
+    /// through their own to-one. A model may have been set to another since; the context checks.
+    var referrers: [ObjectIdentifier: WeakModel] = [:]
 
     /// A backing with no changes, tracked by no context.
     public init() {}
@@ -59,6 +63,34 @@ public final class ModelBacking {
     @inlinable
     public func didModify<M: PersistentModel & Observable, V>(_ model: M, keyPath: KeyPath<M, V>, at index: Int) {
         registrar.didSet(model, keyPath: keyPath)
+    }
+
+    /// A to-one relationship set: as ``withMutation(of:keyPath:at:_:)``, and the related model's
+    /// backing notes this model as one that refers to it, so that a context inserting the related
+    /// model inserts this one too (`item.trip = trip; context.insert(trip)` saves `item`).
+    @inlinable
+    public func withMutation<M: PersistentModel & Observable, D: PersistentModel, T>(
+        of model: M, keyPath: KeyPath<M, D?>, at index: Int, _ mutation: () throws -> T
+    ) rethrows -> T {
+        markChanged(index)
+        let result = try registrar.withMutation(of: model, keyPath: keyPath, mutation)
+        noteReferrer(model, keyPath: keyPath)
+        return result
+    }
+
+    /// The end of an in-place modification of a to-one relationship: as
+    /// ``didModify(_:keyPath:at:)``, noting the referrer as a set does.
+    @inlinable
+    public func didModify<M: PersistentModel & Observable, D: PersistentModel>(_ model: M, keyPath: KeyPath<M, D?>, at index: Int) {
+        registrar.didSet(model, keyPath: keyPath)
+        noteReferrer(model, keyPath: keyPath)
+    }
+
+    /// Tells the model `model` now refers to through `keyPath` that `model` does.
+    @usableFromInline
+    func noteReferrer<M: PersistentModel, D: PersistentModel>(_ model: M, keyPath: KeyPath<M, D?>) {
+        guard let destination = model[keyPath: keyPath]?.persistentBackingData, destination !== self else { return }
+        destination.referrers[ObjectIdentifier(model)] = WeakModel(model: model)
     }
 
     /// Records the property at `index` as changed; the first change since the model was settled
@@ -114,6 +146,11 @@ public final class ModelBacking {
         tracker = nil
         trackedIdentifier = nil
     }
+}
+
+/// A model held weakly.
+struct WeakModel {
+    weak var model: (any PersistentModel)?
 }
 
 /// A set of small non-negative integers: one machine word for the first 64, words beyond.
