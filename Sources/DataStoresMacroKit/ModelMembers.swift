@@ -67,6 +67,7 @@ struct ModelMembers {
     }
 
     // MARK: - Store values
+    // The dictionary is `_$values` in all three, so that a property named `values` is no clash.
 
     /// The stored field a property's value lives in: `_name` behind the accessors, the property
     /// itself for a `let` and the generated `id`.
@@ -79,25 +80,25 @@ struct ModelMembers {
     }
 
     private var storedValues: DeclSyntax {
-        let lines = storedProperties.map { "values[\"\($0.name)\"] = try StoreProtocol.ModelCoding.encode(\($0.storage))" }
+        let lines = storedProperties.map { "_$values[\"\($0.name)\"] = try StoreProtocol.ModelCoding.encode(\($0.storage))" }
         return """
             public func storedValues() throws -> [String: StoreProtocol.SnapshotValue] {
-                var values: [String: StoreProtocol.SnapshotValue] = [:]
-                values.reserveCapacity(\(raw: storedProperties.count))
+                var _$values: [String: StoreProtocol.SnapshotValue] = [:]
+                _$values.reserveCapacity(\(raw: storedProperties.count))
                 \(raw: lines.joined(separator: "\n"))
-                return values
+                return _$values
             }
             """
     }
 
     private func decode(_ name: String) -> String {
-        "try StoreProtocol.ModelCoding.decode(values[\"\(name)\"], attribute: \"\(name)\", of: \"\(model.typeName)\")"
+        "try StoreProtocol.ModelCoding.decode(_$values[\"\(name)\"], attribute: \"\(name)\", of: \"\(model.typeName)\")"
     }
 
     private var initFromStoredValues: DeclSyntax {
         let lines = storedProperties.map { "\($0.storage) = \(decode($0.name))" }
         return """
-            public required init(storedValues values: [String: StoreProtocol.SnapshotValue]) throws {
+            public required init(storedValues _$values: [String: StoreProtocol.SnapshotValue]) throws {
                 \(raw: lines.joined(separator: "\n"))
             }
             """
@@ -137,9 +138,9 @@ struct ModelMembers {
             func _$isRelationship<D: StoreProtocol.PersistentModel>(_: [D]) -> Bool { true }
 
             """ : ""
-        let body = decoding.isEmpty && setting.isEmpty ? "_ = values" : helpers + (decoding + setting).joined(separator: "\n")
+        let body = decoding.isEmpty && setting.isEmpty ? "_ = _$values" : helpers + (decoding + setting).joined(separator: "\n")
         return """
-            public func assignStoredValues(_ values: [String: StoreProtocol.SnapshotValue]) throws {
+            public func assignStoredValues(_ _$values: [String: StoreProtocol.SnapshotValue]) throws {
                 \(raw: body)
             }
             """

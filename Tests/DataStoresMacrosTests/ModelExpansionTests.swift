@@ -143,25 +143,25 @@ import Testing
                 indexed: [[\Trip.name], [\Trip.startDate]])
 
             public func storedValues() throws -> [String: StoreProtocol.SnapshotValue] {
-                var values: [String: StoreProtocol.SnapshotValue] = [:]
-                values.reserveCapacity(5)
-                values["id"] = try StoreProtocol.ModelCoding.encode(id)
-                values["name"] = try StoreProtocol.ModelCoding.encode(_name)
-                values["startDate"] = try StoreProtocol.ModelCoding.encode(_startDate)
-                values["items"] = try StoreProtocol.ModelCoding.encode(_items)
-                values["lodging"] = try StoreProtocol.ModelCoding.encode(_lodging)
-                return values
+                var _$values: [String: StoreProtocol.SnapshotValue] = [:]
+                _$values.reserveCapacity(5)
+                _$values["id"] = try StoreProtocol.ModelCoding.encode(id)
+                _$values["name"] = try StoreProtocol.ModelCoding.encode(_name)
+                _$values["startDate"] = try StoreProtocol.ModelCoding.encode(_startDate)
+                _$values["items"] = try StoreProtocol.ModelCoding.encode(_items)
+                _$values["lodging"] = try StoreProtocol.ModelCoding.encode(_lodging)
+                return _$values
             }
 
-            public required init(storedValues values: [String: StoreProtocol.SnapshotValue]) throws {
-                id = try StoreProtocol.ModelCoding.decode(values["id"], attribute: "id", of: "Trip")
-                _name = try StoreProtocol.ModelCoding.decode(values["name"], attribute: "name", of: "Trip")
-                _startDate = try StoreProtocol.ModelCoding.decode(values["startDate"], attribute: "startDate", of: "Trip")
-                _items = try StoreProtocol.ModelCoding.decode(values["items"], attribute: "items", of: "Trip")
-                _lodging = try StoreProtocol.ModelCoding.decode(values["lodging"], attribute: "lodging", of: "Trip")
+            public required init(storedValues _$values: [String: StoreProtocol.SnapshotValue]) throws {
+                id = try StoreProtocol.ModelCoding.decode(_$values["id"], attribute: "id", of: "Trip")
+                _name = try StoreProtocol.ModelCoding.decode(_$values["name"], attribute: "name", of: "Trip")
+                _startDate = try StoreProtocol.ModelCoding.decode(_$values["startDate"], attribute: "startDate", of: "Trip")
+                _items = try StoreProtocol.ModelCoding.decode(_$values["items"], attribute: "items", of: "Trip")
+                _lodging = try StoreProtocol.ModelCoding.decode(_$values["lodging"], attribute: "lodging", of: "Trip")
             }
 
-            public func assignStoredValues(_ values: [String: StoreProtocol.SnapshotValue]) throws {
+            public func assignStoredValues(_ _$values: [String: StoreProtocol.SnapshotValue]) throws {
                 func _$isRelationship<V>(_: V) -> Bool {
                     false
                 }
@@ -171,11 +171,11 @@ import Testing
                 func _$isRelationship<D: StoreProtocol.PersistentModel>(_: [D]) -> Bool {
                     true
                 }
-                let id: Foundation.UUID = try StoreProtocol.ModelCoding.decode(values["id"], attribute: "id", of: "Trip")
-                let name: String = try StoreProtocol.ModelCoding.decode(values["name"], attribute: "name", of: "Trip")
+                let id: Foundation.UUID = try StoreProtocol.ModelCoding.decode(_$values["id"], attribute: "id", of: "Trip")
+                let name: String = try StoreProtocol.ModelCoding.decode(_$values["name"], attribute: "name", of: "Trip")
                 var startDate = _startDate
-                startDate = try StoreProtocol.ModelCoding.decode(values["startDate"], attribute: "startDate", of: "Trip")
-                let lodging: Lodging? = try StoreProtocol.ModelCoding.decode(values["lodging"], attribute: "lodging", of: "Trip")
+                startDate = try StoreProtocol.ModelCoding.decode(_$values["startDate"], attribute: "startDate", of: "Trip")
+                let lodging: Lodging? = try StoreProtocol.ModelCoding.decode(_$values["lodging"], attribute: "lodging", of: "Trip")
                 self.id = id
                 self.name = name
                 if !_$isRelationship(startDate) {
@@ -279,20 +279,20 @@ import Testing
                 ])
 
             public func storedValues() throws -> [String: StoreProtocol.SnapshotValue] {
-                var values: [String: StoreProtocol.SnapshotValue] = [:]
-                values.reserveCapacity(2)
-                values["id"] = try StoreProtocol.ModelCoding.encode(id)
-                values["front"] = try StoreProtocol.ModelCoding.encode(_front)
-                return values
+                var _$values: [String: StoreProtocol.SnapshotValue] = [:]
+                _$values.reserveCapacity(2)
+                _$values["id"] = try StoreProtocol.ModelCoding.encode(id)
+                _$values["front"] = try StoreProtocol.ModelCoding.encode(_front)
+                return _$values
             }
 
-            public required init(storedValues values: [String: StoreProtocol.SnapshotValue]) throws {
-                id = try StoreProtocol.ModelCoding.decode(values["id"], attribute: "id", of: "Card")
-                _front = try StoreProtocol.ModelCoding.decode(values["front"], attribute: "front", of: "Card")
+            public required init(storedValues _$values: [String: StoreProtocol.SnapshotValue]) throws {
+                id = try StoreProtocol.ModelCoding.decode(_$values["id"], attribute: "id", of: "Card")
+                _front = try StoreProtocol.ModelCoding.decode(_$values["front"], attribute: "front", of: "Card")
             }
 
-            public func assignStoredValues(_ values: [String: StoreProtocol.SnapshotValue]) throws {
-                let front: String = try StoreProtocol.ModelCoding.decode(values["front"], attribute: "front", of: "Card")
+            public func assignStoredValues(_ _$values: [String: StoreProtocol.SnapshotValue]) throws {
+                let front: String = try StoreProtocol.ModelCoding.decode(_$values["front"], attribute: "front", of: "Card")
                 self.front = front
             }
         }

@@ -23,6 +23,13 @@ import Testing
     }
 }
 
+/// Properties named as the generated members' own locals and parameters.
+@Model final class Reading {
+    var values: [Double] = []
+    let value: Int
+    init(value: Int) { self.value = value }
+}
+
 /// The accessors `@_PersistedProperty` gives a persisted `var`: observed, marking that one
 /// property (its index in the metadata) changed, and changing an array in place.
 @Suite struct ModelAccessorTests {
@@ -96,6 +103,17 @@ extension ModelAccessorTests {
         #expect(read.id == "KOA" && read.openedIn == 1970)
         #expect(read.persistentModelID == airport.persistentModelID)
         #expect(fires(reading: { _ = read.id }, when: { read.id = "ITO" }))
+    }
+}
+
+extension ModelAccessorTests {
+    @Test func propertiesNamedValuesAndValue() throws {
+        let reading = Reading(value: 7)
+        reading.values = [1.5]
+        let read = try Reading(storedValues: reading.storedValues())
+        #expect(read.values == [1.5] && read.value == 7)
+        try read.assignStoredValues(["id": .uuid(read.id), "values": .array([.double(2)]), "value": .int(7)])
+        #expect(read.values == [2])
     }
 }
 
