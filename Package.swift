@@ -89,6 +89,7 @@ func swiftSyntax(_ products: [String]) -> (dependencies: [Target.Dependency], sw
         return ([], [.unsafeFlags(["-I", host])], [.unsafeFlags(linkerFlags)])
     }
 }
+
 /// Swift 6 language mode and warnings-as-errors-clean code for every target.
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
