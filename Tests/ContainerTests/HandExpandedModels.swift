@@ -271,3 +271,70 @@ class HandLodging {
     }
 }
 extension HandLodging: StoreProtocol.PersistentModel, Observation.Observable {}
+
+// Source:
+//
+//     @Model class HandBag {
+//         var label: String
+//         @Relationship(minimumModelCount: 1, maximumModelCount: 2) var things: [HandLodging] = []
+//         init(_ label: String) { self.label = label }
+//     }
+class HandBag {
+    var label: String {
+        @storageRestrictions(initializes: _label) init(initialValue) { _label = initialValue }
+        get { _$backingData.access(self, keyPath: \.label); return _label }
+        set { _$backingData.withMutation(of: self, keyPath: \.label, at: 1) { _label = newValue } }
+        _modify {
+            _$backingData.access(self, keyPath: \.label)
+            _$backingData.willModify(self, keyPath: \.label, at: 1)
+            defer { _$backingData.didModify(self, keyPath: \.label, at: 1) }
+            yield &_label
+        }
+    }
+    private var _label: String
+
+    var things: [HandLodging] {
+        @storageRestrictions(initializes: _things) init(initialValue) { _things = initialValue }
+        get { _$backingData.access(self, keyPath: \.things); return _things }
+        set { _$backingData.withMutation(of: self, keyPath: \.things, at: 2) { _things = newValue } }
+        _modify {
+            _$backingData.access(self, keyPath: \.things)
+            _$backingData.willModify(self, keyPath: \.things, at: 2)
+            defer { _$backingData.didModify(self, keyPath: \.things, at: 2) }
+            yield &_things
+        }
+    }
+    private var _things: [HandLodging] = []
+
+    init(_ label: String) { self.label = label }
+
+    public let _$backingData = StoreProtocol.ModelBacking()
+    public var persistentBackingData: StoreProtocol.ModelBacking? { _$backingData }
+    public private(set) var id = Foundation.UUID()
+    public static let schemaMetadata = StoreProtocol.SchemaMetadata<HandBag>(
+        properties: [
+            .attribute("id", \HandBag.id),
+            .attribute("label", \HandBag.label),
+            .relationship("things", \HandBag.things, minimumModelCount: 1, maximumModelCount: 2),
+        ])
+    public func storedValues() throws -> [String: StoreProtocol.SnapshotValue] {
+        var values: [String: StoreProtocol.SnapshotValue] = [:]
+        values.reserveCapacity(3)
+        values["id"] = try StoreProtocol.ModelCoding.encode(id)
+        values["label"] = try StoreProtocol.ModelCoding.encode(_label)
+        values["things"] = try StoreProtocol.ModelCoding.encode(_things)
+        return values
+    }
+    public required init(storedValues values: [String: StoreProtocol.SnapshotValue]) throws {
+        id = try StoreProtocol.ModelCoding.decode(values["id"], attribute: "id", of: "HandBag")
+        _label = try StoreProtocol.ModelCoding.decode(values["label"], attribute: "label", of: "HandBag")
+        _things = try StoreProtocol.ModelCoding.decode(values["things"], attribute: "things", of: "HandBag")
+    }
+    public func assignStoredValues(_ values: [String: StoreProtocol.SnapshotValue]) throws {
+        let id: Foundation.UUID = try StoreProtocol.ModelCoding.decode(values["id"], attribute: "id", of: "HandBag")
+        let label: String = try StoreProtocol.ModelCoding.decode(values["label"], attribute: "label", of: "HandBag")
+        self.id = id
+        self.label = label
+    }
+}
+extension HandBag: StoreProtocol.PersistentModel, Observation.Observable {}

@@ -170,7 +170,8 @@ extension Schema {
                         + "\(metadata.destination)'s relationships; list it there too")
                 }
                 return Relationship(name: relationship.name, destination: metadata.destination.entityName,
-                                    isToMany: metadata.isToMany, deleteRule: metadata.deleteRule, inverse: inverse)
+                                    isToMany: metadata.isToMany, deleteRule: metadata.deleteRule, inverse: inverse,
+                                    minimumModelCount: metadata.minimumModelCount, maximumModelCount: metadata.maximumModelCount)
             }
             relationshipAccess = Dictionary(attributes.relationships.map { ($0.name, $0.metadata.access) }, uniquingKeysWith: { a, _ in a })
             destinationTypes = attributes.relationships.map(\.metadata.destination)
