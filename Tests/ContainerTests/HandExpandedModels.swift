@@ -271,3 +271,183 @@ class HandLodging {
     }
 }
 extension HandLodging: StoreProtocol.PersistentModel, Observation.Observable {}
+
+// Source:
+//
+//     @Model class HandBag {
+//         var label: String
+//         @Relationship(minimumModelCount: 1, maximumModelCount: 2) var things: [HandLodging] = []
+//         init(_ label: String) { self.label = label }
+//     }
+class HandBag {
+    var label: String {
+        @storageRestrictions(initializes: _label) init(initialValue) { _label = initialValue }
+        get { _$backingData.access(self, keyPath: \.label); return _label }
+        set { _$backingData.withMutation(of: self, keyPath: \.label, at: 1) { _label = newValue } }
+        _modify {
+            _$backingData.access(self, keyPath: \.label)
+            _$backingData.willModify(self, keyPath: \.label, at: 1)
+            defer { _$backingData.didModify(self, keyPath: \.label, at: 1) }
+            yield &_label
+        }
+    }
+    private var _label: String
+
+    var things: [HandLodging] {
+        @storageRestrictions(initializes: _things) init(initialValue) { _things = initialValue }
+        get { _$backingData.access(self, keyPath: \.things); return _things }
+        set { _$backingData.withMutation(of: self, keyPath: \.things, at: 2) { _things = newValue } }
+        _modify {
+            _$backingData.access(self, keyPath: \.things)
+            _$backingData.willModify(self, keyPath: \.things, at: 2)
+            defer { _$backingData.didModify(self, keyPath: \.things, at: 2) }
+            yield &_things
+        }
+    }
+    private var _things: [HandLodging] = []
+
+    init(_ label: String) { self.label = label }
+
+    public let _$backingData = StoreProtocol.ModelBacking()
+    public var persistentBackingData: StoreProtocol.ModelBacking? { _$backingData }
+    public private(set) var id = Foundation.UUID()
+    public static let schemaMetadata = StoreProtocol.SchemaMetadata<HandBag>(
+        properties: [
+            .attribute("id", \HandBag.id),
+            .attribute("label", \HandBag.label),
+            .relationship("things", \HandBag.things, minimumModelCount: 1, maximumModelCount: 2),
+        ])
+    public func storedValues() throws -> [String: StoreProtocol.SnapshotValue] {
+        var values: [String: StoreProtocol.SnapshotValue] = [:]
+        values.reserveCapacity(3)
+        values["id"] = try StoreProtocol.ModelCoding.encode(id)
+        values["label"] = try StoreProtocol.ModelCoding.encode(_label)
+        values["things"] = try StoreProtocol.ModelCoding.encode(_things)
+        return values
+    }
+    public required init(storedValues values: [String: StoreProtocol.SnapshotValue]) throws {
+        id = try StoreProtocol.ModelCoding.decode(values["id"], attribute: "id", of: "HandBag")
+        _label = try StoreProtocol.ModelCoding.decode(values["label"], attribute: "label", of: "HandBag")
+        _things = try StoreProtocol.ModelCoding.decode(values["things"], attribute: "things", of: "HandBag")
+    }
+    public func assignStoredValues(_ values: [String: StoreProtocol.SnapshotValue]) throws {
+        let id: Foundation.UUID = try StoreProtocol.ModelCoding.decode(values["id"], attribute: "id", of: "HandBag")
+        let label: String = try StoreProtocol.ModelCoding.decode(values["label"], attribute: "label", of: "HandBag")
+        self.id = id
+        self.label = label
+    }
+}
+extension HandBag: StoreProtocol.PersistentModel, Observation.Observable {}
+
+// Source (no inverse declared on either side: inferred, one candidate each way):
+//
+//     @Model class HandShelf {
+//         var books: [HandBook] = []
+//         init() {}
+//     }
+//     @Model class HandBook {
+//         var title: String
+//         var shelf: HandShelf?
+//         init(_ title: String) { self.title = title }
+//     }
+class HandShelf {
+    var books: [HandBook] {
+        @storageRestrictions(initializes: _books) init(initialValue) { _books = initialValue }
+        get { _$backingData.access(self, keyPath: \.books); return _books }
+        set { _$backingData.withMutation(of: self, keyPath: \.books, at: 1) { _books = newValue } }
+        _modify {
+            _$backingData.access(self, keyPath: \.books)
+            _$backingData.willModify(self, keyPath: \.books, at: 1)
+            defer { _$backingData.didModify(self, keyPath: \.books, at: 1) }
+            yield &_books
+        }
+    }
+    private var _books: [HandBook] = []
+
+    init() {}
+
+    public let _$backingData = StoreProtocol.ModelBacking()
+    public var persistentBackingData: StoreProtocol.ModelBacking? { _$backingData }
+    public private(set) var id = Foundation.UUID()
+    public static let schemaMetadata = StoreProtocol.SchemaMetadata<HandShelf>(
+        properties: [
+            .attribute("id", \HandShelf.id),
+            .attribute("books", \HandShelf.books),
+        ])
+    public func storedValues() throws -> [String: StoreProtocol.SnapshotValue] {
+        var values: [String: StoreProtocol.SnapshotValue] = [:]
+        values.reserveCapacity(2)
+        values["id"] = try StoreProtocol.ModelCoding.encode(id)
+        values["books"] = try StoreProtocol.ModelCoding.encode(_books)
+        return values
+    }
+    public required init(storedValues values: [String: StoreProtocol.SnapshotValue]) throws {
+        id = try StoreProtocol.ModelCoding.decode(values["id"], attribute: "id", of: "HandShelf")
+        _books = try StoreProtocol.ModelCoding.decode(values["books"], attribute: "books", of: "HandShelf")
+    }
+    public func assignStoredValues(_ values: [String: StoreProtocol.SnapshotValue]) throws {
+        let id: Foundation.UUID = try StoreProtocol.ModelCoding.decode(values["id"], attribute: "id", of: "HandShelf")
+        self.id = id
+    }
+}
+extension HandShelf: StoreProtocol.PersistentModel, Observation.Observable {}
+
+class HandBook {
+    var title: String {
+        @storageRestrictions(initializes: _title) init(initialValue) { _title = initialValue }
+        get { _$backingData.access(self, keyPath: \.title); return _title }
+        set { _$backingData.withMutation(of: self, keyPath: \.title, at: 1) { _title = newValue } }
+        _modify {
+            _$backingData.access(self, keyPath: \.title)
+            _$backingData.willModify(self, keyPath: \.title, at: 1)
+            defer { _$backingData.didModify(self, keyPath: \.title, at: 1) }
+            yield &_title
+        }
+    }
+    private var _title: String
+
+    var shelf: HandShelf? {
+        @storageRestrictions(initializes: _shelf) init(initialValue) { _shelf = initialValue }
+        get { _$backingData.access(self, keyPath: \.shelf); return _shelf }
+        set { _$backingData.withMutation(of: self, keyPath: \.shelf, at: 2) { _shelf = newValue } }
+        _modify {
+            _$backingData.access(self, keyPath: \.shelf)
+            _$backingData.willModify(self, keyPath: \.shelf, at: 2)
+            defer { _$backingData.didModify(self, keyPath: \.shelf, at: 2) }
+            yield &_shelf
+        }
+    }
+    private var _shelf: HandShelf?
+
+    init(_ title: String) { self.title = title }
+
+    public let _$backingData = StoreProtocol.ModelBacking()
+    public var persistentBackingData: StoreProtocol.ModelBacking? { _$backingData }
+    public private(set) var id = Foundation.UUID()
+    public static let schemaMetadata = StoreProtocol.SchemaMetadata<HandBook>(
+        properties: [
+            .attribute("id", \HandBook.id),
+            .attribute("title", \HandBook.title),
+            .attribute("shelf", \HandBook.shelf),
+        ])
+    public func storedValues() throws -> [String: StoreProtocol.SnapshotValue] {
+        var values: [String: StoreProtocol.SnapshotValue] = [:]
+        values.reserveCapacity(3)
+        values["id"] = try StoreProtocol.ModelCoding.encode(id)
+        values["title"] = try StoreProtocol.ModelCoding.encode(_title)
+        values["shelf"] = try StoreProtocol.ModelCoding.encode(_shelf)
+        return values
+    }
+    public required init(storedValues values: [String: StoreProtocol.SnapshotValue]) throws {
+        id = try StoreProtocol.ModelCoding.decode(values["id"], attribute: "id", of: "HandBook")
+        _title = try StoreProtocol.ModelCoding.decode(values["title"], attribute: "title", of: "HandBook")
+        _shelf = try StoreProtocol.ModelCoding.decode(values["shelf"], attribute: "shelf", of: "HandBook")
+    }
+    public func assignStoredValues(_ values: [String: StoreProtocol.SnapshotValue]) throws {
+        let id: Foundation.UUID = try StoreProtocol.ModelCoding.decode(values["id"], attribute: "id", of: "HandBook")
+        let title: String = try StoreProtocol.ModelCoding.decode(values["title"], attribute: "title", of: "HandBook")
+        self.id = id
+        self.title = title
+    }
+}
+extension HandBook: StoreProtocol.PersistentModel, Observation.Observable {}

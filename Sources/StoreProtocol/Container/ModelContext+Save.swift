@@ -68,6 +68,7 @@ extension ModelContext {
             foldMergedUpsertsIntoUndoGroup()
         }
         try noteStoreUpsertsForUndo()
+        try checkRelationshipCounts()
         var plans: [Int: Plan] = [:]
         // The changed bits of @Model models this save took: given back to the models whose
         // store the save does not reach (a store that throws, or an error before it).
@@ -140,6 +141,31 @@ extension ModelContext {
         try resolvePendingRelationships()   // models a collision re-registered
         refreshUndoCheckpoint()
         recordUpsertsForUndo()
+    }
+
+    /// Throws when a model to be saved holds fewer related models than a relationship's
+    /// `minimumModelCount` or more than its `maximumModelCount`.
+    /// - Throws: ``ModelContextError/Code/relationshipCountViolation`` naming the model, the
+    ///   relationship, its count and the bound.
+    /// - Complexity: O(*c*) for the models that may have changed.
+    private func checkRelationshipCounts() throws {
+        guard container.schema.entities.contains(where: { $0.relationships.contains { $0.minimumModelCount != nil || $0.maximumModelCount != nil } })
+        else { return }
+        for registration in registrations.mayHaveChanged() where registration.state != .deleted {
+            for relationship in registration.entity.relationships
+            where relationship.minimumModelCount != nil || relationship.maximumModelCount != nil {
+                let count = registration.entity.relationshipAccess[relationship.name]?.members(registration.model).count ?? 0
+                let place = "\(registration.model.persistentModelID)'s relationship `\(relationship.name)` holds \(count) model\(count == 1 ? "" : "s")"
+                if let minimum = relationship.minimumModelCount, count < minimum {
+                    throw ModelContextError(.relationshipCountViolation,
+                        "\(place), fewer than its minimumModelCount of \(minimum); add related models or delete it; nothing was saved.")
+                }
+                if let maximum = relationship.maximumModelCount, count > maximum {
+                    throw ModelContextError(.relationshipCountViolation,
+                        "\(place), more than its maximumModelCount of \(maximum); remove related models; nothing was saved.")
+                }
+            }
+        }
     }
 
     private func send(_ plan: Plan, to store: any DataStore) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {

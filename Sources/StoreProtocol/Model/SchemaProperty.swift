@@ -93,7 +93,7 @@ extension SchemaProperty {
         deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil,
         originalName: String? = nil, inverse: (any KeyPath<D, Model?> & Sendable)? = nil, hashModifier: String? = nil
     ) -> Self {
-        toOne(name, keyPath, deleteRule: deleteRule, originalName: originalName, inverse: inverse)
+        toOne(name, keyPath, deleteRule: deleteRule, counts: (minimumModelCount, maximumModelCount), originalName: originalName, inverse: inverse)
     }
 
     /// A to-one relationship whose inverse is to-many (`inverse: \Trip.items`).
@@ -102,7 +102,7 @@ extension SchemaProperty {
         deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil,
         originalName: String? = nil, inverse: any KeyPath<D, [Model]> & Sendable, hashModifier: String? = nil
     ) -> Self {
-        toOne(name, keyPath, deleteRule: deleteRule, originalName: originalName, inverse: inverse)
+        toOne(name, keyPath, deleteRule: deleteRule, counts: (minimumModelCount, maximumModelCount), originalName: originalName, inverse: inverse)
     }
 
     /// A to-many relationship, with an optional to-one inverse (`inverse: \Item.trip`).
@@ -111,7 +111,7 @@ extension SchemaProperty {
         deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil,
         originalName: String? = nil, inverse: (any KeyPath<D, Model?> & Sendable)? = nil, hashModifier: String? = nil
     ) -> Self {
-        toMany(name, keyPath, deleteRule: deleteRule, originalName: originalName, inverse: inverse)
+        toMany(name, keyPath, deleteRule: deleteRule, counts: (minimumModelCount, maximumModelCount), originalName: originalName, inverse: inverse)
     }
 
     /// A to-many relationship whose inverse is to-many too (many-to-many).
@@ -120,7 +120,7 @@ extension SchemaProperty {
         deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil,
         originalName: String? = nil, inverse: any KeyPath<D, [Model]> & Sendable, hashModifier: String? = nil
     ) -> Self {
-        toMany(name, keyPath, deleteRule: deleteRule, originalName: originalName, inverse: inverse)
+        toMany(name, keyPath, deleteRule: deleteRule, counts: (minimumModelCount, maximumModelCount), originalName: originalName, inverse: inverse)
     }
 
     /// `@Relationship` on a property that holds no model: a compile-time error.
@@ -148,7 +148,7 @@ extension SchemaProperty {
         deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil,
         originalName: String? = nil, inverse: (any KeyPath<D, W> & Sendable)?, hashModifier: String? = nil
     ) -> Self {
-        toOne(name, keyPath, deleteRule: deleteRule, originalName: originalName, inverse: nil)
+        toOne(name, keyPath, deleteRule: deleteRule, counts: (nil, nil), originalName: originalName, inverse: nil)
     }
 
     /// A to-many relationship whose inverse is not a property of the destination back to this
@@ -162,26 +162,28 @@ extension SchemaProperty {
         deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil,
         originalName: String? = nil, inverse: (any KeyPath<D, W> & Sendable)?, hashModifier: String? = nil
     ) -> Self {
-        toMany(name, keyPath, deleteRule: deleteRule, originalName: originalName, inverse: nil)
+        toMany(name, keyPath, deleteRule: deleteRule, counts: (nil, nil), originalName: originalName, inverse: nil)
     }
 
     private static func toOne<D: PersistentModel>(
-        _ name: String, _ keyPath: any KeyPath<Model, D?> & Sendable, deleteRule: DeleteRule, originalName: String?,
-        inverse: AnyKeyPath?
+        _ name: String, _ keyPath: any KeyPath<Model, D?> & Sendable, deleteRule: DeleteRule, counts: (Int?, Int?),
+        originalName: String?, inverse: AnyKeyPath?
     ) -> Self {
         guard let writable = keyPath as? ReferenceWritableKeyPath<Model, D?> else { return readOnly(name, keyPath) }
         let metadata = RelationshipMetadata(keyPath: keyPath, destination: D.self, isToMany: false, deleteRule: deleteRule,
-                                            inverse: inverse, access: .toOne(writable), name: name)
+                                            inverse: inverse, access: .toOne(writable), name: name,
+                                            minimumModelCount: counts.0, maximumModelCount: counts.1)
         return Self(name: name, kind: .relationship(metadata), originalName: originalName, problems: [])
     }
 
     private static func toMany<D: PersistentModel>(
-        _ name: String, _ keyPath: any KeyPath<Model, [D]> & Sendable, deleteRule: DeleteRule, originalName: String?,
-        inverse: AnyKeyPath?
+        _ name: String, _ keyPath: any KeyPath<Model, [D]> & Sendable, deleteRule: DeleteRule, counts: (Int?, Int?),
+        originalName: String?, inverse: AnyKeyPath?
     ) -> Self {
         guard let writable = keyPath as? ReferenceWritableKeyPath<Model, [D]> else { return readOnly(name, keyPath) }
         let metadata = RelationshipMetadata(keyPath: keyPath, destination: D.self, isToMany: true, deleteRule: deleteRule,
-                                            inverse: inverse, access: .toMany(writable), name: name)
+                                            inverse: inverse, access: .toMany(writable), name: name,
+                                            minimumModelCount: counts.0, maximumModelCount: counts.1)
         return Self(name: name, kind: .relationship(metadata), originalName: originalName, problems: [])
     }
 
