@@ -95,7 +95,7 @@ private final class Storage: Sendable {
         var table = SnapshotTable(schema: schema)
         if let seed {
             let snapshots = try seed().map { model in
-                DefaultSnapshot(persistentIdentifier: model.persistentModelID, values: try SnapshotEncoder().encodeAttributes(model))
+                DefaultSnapshot(persistentIdentifier: model.persistentModelID, values: try model.storedValues())
             }
             _ = try table.apply(DataStoreSaveChangesRequest(editingState: EditingState(author: "seed"), inserted: snapshots), storeIdentifier: identifier)
         }

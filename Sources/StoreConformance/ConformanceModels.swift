@@ -15,7 +15,7 @@ public enum ConformanceModels {
 
 /// A trip with a unique constraint and preserved-on-deletion attributes: the model of most
 /// cases (CRUD, fetching, saving and upserts, history and tokens, persistence, scale).
-public final class SuiteTrip: PersistentModel {
+public final class SuiteTrip: PersistentModel, Codable {
     public var id = UUID()
     /// With ``startDate``, the unique constraint that turns a colliding insert into an update;
     /// preserved in tombstones.
@@ -53,7 +53,7 @@ public final class SuiteTrip: PersistentModel {
 
 /// A model whose unique constraint is an optional attribute: `nil` never collides (the upsert
 /// case `nilNeverCollidesOnAUniqueConstraint`).
-public final class SuiteMember: PersistentModel {
+public final class SuiteMember: PersistentModel, Codable {
     public var id = UUID()
     /// What the case lists to see which members were stored.
     public var name: String
@@ -73,7 +73,7 @@ public final class SuiteMember: PersistentModel {
 
 /// A time-series reading, the kind of model an insert-only store holds: the multi-store cases
 /// keep readings in one store and ``SuiteTrip``s in another, under one container and one token.
-public final class SuiteReading: PersistentModel {
+public final class SuiteReading: PersistentModel, Codable {
     public var id = UUID()
     /// The sensor that took the reading.
     public var sensor: String
@@ -96,7 +96,7 @@ public final class SuiteReading: PersistentModel {
 /// One attribute of every kind the snapshot coder supports, each with a default value chosen to
 /// be hard to keep exactly: the `types` cases store it, reopen it, fetch it and roll it back,
 /// and compare every attribute (``sameValues(as:)``).
-public final class SuiteAllTypes: PersistentModel {
+public final class SuiteAllTypes: PersistentModel, Codable {
     /// A nested struct attribute, stored as an object.
     public struct Address: Codable, Equatable, Sendable {
         /// A string inside the nested value.
@@ -204,7 +204,7 @@ public final class SuiteAllTypes: PersistentModel {
 /// A row for the differential query cases: every kind of value a translated query compares,
 /// optional and not, with values chosen to tie, to be `nil`, and to differ only by Unicode
 /// normalization, sign of zero, NaN or the last bit of a large integer.
-public final class SuiteQueryRow: PersistentModel {
+public final class SuiteQueryRow: PersistentModel, Codable {
     public var id = UUID()
     /// A `String` that differs only by Unicode normalization, case or `ß`/`ss` from others.
     public var name: String

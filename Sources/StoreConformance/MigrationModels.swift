@@ -5,7 +5,7 @@ import StoreProtocol
 // would declare it, each a type of its own that keeps the entity name.
 
 /// The first version: a journey with a name, a rating and a secret, and its stops.
-public final class JourneyV1: PersistentModel {
+public final class JourneyV1: PersistentModel, Codable {
     public static var entityName: String { "SuiteJourney" }
     public var id = UUID()
     /// The journey's name: later versions rename it to `title` and make it unique; preserved in
@@ -28,7 +28,7 @@ public final class JourneyV1: PersistentModel {
 }
 
 /// A stop: the entity the cases remove and rename.
-public final class StopV1: PersistentModel {
+public final class StopV1: PersistentModel, Codable {
     public static var entityName: String { "SuiteStop" }
     public var id = UUID()
     /// The stop's place, which the cases read after a rename or a removal.
@@ -41,7 +41,7 @@ public final class StopV1: PersistentModel {
 }
 
 /// Adds an optional attribute.
-final class JourneyWithNote: PersistentModel {
+final class JourneyWithNote: PersistentModel, Codable {
     static var entityName: String { "SuiteJourney" }
     var id = UUID()
     var name: String
@@ -58,7 +58,7 @@ final class JourneyWithNote: PersistentModel {
 }
 
 /// Adds a non-optional attribute with a default value.
-final class JourneyWithStars: PersistentModel {
+final class JourneyWithStars: PersistentModel, Codable {
     static var entityName: String { "SuiteJourney" }
     var id = UUID()
     var name: String
@@ -77,7 +77,7 @@ final class JourneyWithStars: PersistentModel {
 }
 
 /// Adds a non-optional attribute without a default: a lightweight migration refuses it.
-final class JourneyWithRequiredStars: PersistentModel {
+final class JourneyWithRequiredStars: PersistentModel, Codable {
     static var entityName: String { "SuiteJourney" }
     var id = UUID()
     var name: String
@@ -89,7 +89,7 @@ final class JourneyWithRequiredStars: PersistentModel {
 }
 
 /// Removes `secret`.
-final class JourneyWithoutSecret: PersistentModel {
+final class JourneyWithoutSecret: PersistentModel, Codable {
     static var entityName: String { "SuiteJourney" }
     var id = UUID()
     var name: String
@@ -99,7 +99,7 @@ final class JourneyWithoutSecret: PersistentModel {
 }
 
 /// Renames `name` to `title` and indexes it.
-final class JourneyRenamed: PersistentModel {
+final class JourneyRenamed: PersistentModel, Codable {
     static var entityName: String { "SuiteJourney" }
     var id = UUID()
     var title: String
@@ -112,7 +112,7 @@ final class JourneyRenamed: PersistentModel {
 }
 
 /// `JourneyRenamed` without `secret`.
-final class JourneyWithoutSecretRenamed: PersistentModel {
+final class JourneyWithoutSecretRenamed: PersistentModel, Codable {
     static var entityName: String { "SuiteJourney" }
     var id = UUID()
     var title: String
@@ -123,7 +123,7 @@ final class JourneyWithoutSecretRenamed: PersistentModel {
 }
 
 /// Adds a unique constraint on `name`.
-final class JourneyUniqueName: PersistentModel {
+final class JourneyUniqueName: PersistentModel, Codable {
     static var entityName: String { "SuiteJourney" }
     var id = UUID()
     var name: String
@@ -140,7 +140,7 @@ final class JourneyUniqueName: PersistentModel {
 }
 
 /// Indexes `rating`.
-final class JourneyIndexed: PersistentModel {
+final class JourneyIndexed: PersistentModel, Codable {
     static var entityName: String { "SuiteJourney" }
     var id = UUID()
     var name: String
@@ -151,7 +151,7 @@ final class JourneyIndexed: PersistentModel {
 }
 
 /// Stores `rating` as text: a change of type, which only a custom stage can make.
-public final class JourneyV2: PersistentModel {
+public final class JourneyV2: PersistentModel, Codable {
     public static var entityName: String { "SuiteJourney" }
     public var id = UUID()
     /// The name, as in version 1.
@@ -166,7 +166,7 @@ public final class JourneyV2: PersistentModel {
 }
 
 /// `SuiteStop` under a new entity name.
-final class Halt: PersistentModel {
+final class Halt: PersistentModel, Codable {
     static var entityName: String { "SuiteHalt" }
     var id = UUID()
     var place: String
@@ -175,7 +175,7 @@ final class Halt: PersistentModel {
 }
 
 /// A new entity.
-final class Landmark: PersistentModel {
+final class Landmark: PersistentModel, Codable {
     static var entityName: String { "SuiteLandmark" }
     var id = UUID()
     var label: String

@@ -4,7 +4,7 @@ import StoreProtocol
 /// The talk's trip with its relationships: a bucket list (to-many, cascade, with an inverse), a
 /// living accommodation (to-one, nullify, with an inverse), a guide (to-one, deny, no inverse)
 /// and tags (to-many, no action, no inverse). Its items preserve their trip on deletion.
-public final class SuiteVoyage: PersistentModel {
+public final class SuiteVoyage: PersistentModel, Codable {
     public var id = UUID()
     /// The voyage's name, which following predicates (`$0.voyage?.name`) compare.
     public var name: String
@@ -34,7 +34,7 @@ public final class SuiteVoyage: PersistentModel {
 
 /// A bucket-list item of a ``SuiteVoyage``: the to-many side's destination, and a to-one
 /// relationship back that its tombstone preserves.
-public final class SuiteBucketItem: PersistentModel {
+public final class SuiteBucketItem: PersistentModel, Codable {
     public var id = UUID()
     /// The item's title; preserved in its tombstone.
     public var title: String
@@ -53,7 +53,7 @@ public final class SuiteBucketItem: PersistentModel {
 
 /// A voyage's living accommodation: a to-one relationship with a to-one inverse, nullified
 /// when its voyage is deleted.
-public final class SuiteAccommodation: PersistentModel {
+public final class SuiteAccommodation: PersistentModel, Codable {
     public var id = UUID()
     /// The accommodation's name, which the cases read to tell accommodations apart.
     public var place: String
@@ -70,7 +70,7 @@ public final class SuiteAccommodation: PersistentModel {
 
 /// A voyage's guide, the destination of a deny rule without an inverse: it stays when its
 /// voyage is finally deleted.
-public final class SuiteGuide: PersistentModel {
+public final class SuiteGuide: PersistentModel, Codable {
     public var id = UUID()
     /// The guide's name, which the case reads to see that the guide stays.
     public var name: String
@@ -83,7 +83,7 @@ public final class SuiteGuide: PersistentModel {
 
 /// A voyage's tag, the destination of a no-action rule without an inverse: deleting one leaves
 /// a reference that loads as dropped.
-public final class SuiteTag: PersistentModel {
+public final class SuiteTag: PersistentModel, Codable {
     public var id = UUID()
     /// The tag's label ("cold", "far"), which the cases read.
     public var label: String

@@ -3,7 +3,7 @@ import StoreProtocol
 
 /// An expedition: a unique name and a to-many relationship, so that a colliding insert is an
 /// upsert of a model with related models (the upsert cases of `RelatedUpsertCases`).
-public final class SuiteExpedition: PersistentModel {
+public final class SuiteExpedition: PersistentModel, Codable {
     public var id = UUID()
     /// The unique value: an expedition inserted with a stored name updates the stored one.
     public var name: String
@@ -25,7 +25,7 @@ public final class SuiteExpedition: PersistentModel {
 }
 
 /// A stop of a ``SuiteExpedition``.
-public final class SuiteStop: PersistentModel {
+public final class SuiteStop: PersistentModel, Codable {
     public var id = UUID()
     /// The stop's place, which the cases read.
     public var place: String

@@ -3,7 +3,7 @@ import StoreProtocol
 
 /// A folder of notes that the helper process and the tests change together: a to-many
 /// relationship with an inverse, cascade-deleted, which two processes add members to.
-public final class HelperFolder: PersistentModel {
+public final class HelperFolder: PersistentModel, Codable {
     public var id = UUID()
     public var name: String
     public var notes: [HelperNote] = []
@@ -15,7 +15,7 @@ public final class HelperFolder: PersistentModel {
 }
 
 /// A note of a ``HelperFolder``.
-public final class HelperNote: PersistentModel {
+public final class HelperNote: PersistentModel, Codable {
     public var id = UUID()
     public var title: String
     public var folder: HelperFolder?

@@ -3,7 +3,7 @@ import StoreProtocol
 
 /// The record the helper process writes (each save inserts `batchSize` records sharing a
 /// `batch`), and the tests read back.
-public final class HelperRecord: PersistentModel {
+public final class HelperRecord: PersistentModel, Codable {
     public var id = UUID()
     public var batch: Int
     public var item: Int

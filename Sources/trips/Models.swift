@@ -4,7 +4,7 @@ import StoreProtocol
 /// A trip, as in the talk's SampleTrips: its bucket list and where it stays are relationships,
 /// loaded with the trip and deleted with it. (These are the models of ``TripsSchemaV2``; the
 /// first release's are in ``TripsSchemaV1``.)
-final class Trip: PersistentModel {
+final class Trip: PersistentModel, Codable {
     var id = UUID()
     var name: String
     var destination: String
@@ -36,7 +36,7 @@ final class Trip: PersistentModel {
 }
 
 /// Something to do on a trip.
-final class BucketListItem: PersistentModel {
+final class BucketListItem: PersistentModel, Codable {
     var id = UUID()
     var title: String
     /// Called `details` in the first release: its stores are migrated to the new name.
@@ -63,7 +63,7 @@ final class BucketListItem: PersistentModel {
 }
 
 /// Where a trip stays; the widget confirms it.
-final class LivingAccommodation: PersistentModel {
+final class LivingAccommodation: PersistentModel, Codable {
     var id = UUID()
     var placeName: String
     var address: String
@@ -84,7 +84,7 @@ final class LivingAccommodation: PersistentModel {
 }
 
 /// What was done, when, by whom: kept in an insert-only log beside the trips.
-final class Activity: PersistentModel {
+final class Activity: PersistentModel, Codable {
     var id = UUID()
     var timestamp: Date
     var kind: String

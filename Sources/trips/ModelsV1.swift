@@ -8,7 +8,7 @@ enum TripsSchemaV1: VersionedSchema {
     static let versionIdentifier = Schema.Version(1, 0, 0)
     static var models: [any PersistentModel.Type] { [Trip.self, BucketListItem.self, LivingAccommodation.self] }
 
-    final class Trip: PersistentModel {
+    final class Trip: PersistentModel, Codable {
         var id = UUID()
         var name: String
         var destination: String
@@ -28,7 +28,7 @@ enum TripsSchemaV1: VersionedSchema {
             preservedOnDeletion: [\.name, \.startDate, \.endDate])
     }
 
-    final class BucketListItem: PersistentModel {
+    final class BucketListItem: PersistentModel, Codable {
         var id = UUID()
         var title: String
         var details: String
@@ -42,7 +42,7 @@ enum TripsSchemaV1: VersionedSchema {
             preservedOnDeletion: [\.title, \.trip])
     }
 
-    final class LivingAccommodation: PersistentModel {
+    final class LivingAccommodation: PersistentModel, Codable {
         var id = UUID()
         var placeName: String
         var address: String

@@ -43,7 +43,7 @@ struct RoundTripLeaf: Codable {
     var ratio: Float?
 }
 
-final class RoundTripRow: PersistentModel {
+final class RoundTripRow: PersistentModel, Codable {
     var id = UUID()
     var int = 0
     var int8: Int8 = 0

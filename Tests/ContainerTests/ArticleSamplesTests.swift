@@ -13,7 +13,7 @@ import Testing
 
 /// The articles' models, in a namespace of their own (other tests have a `Trip`).
 enum ArticleSamples {
-    final class Trip: PersistentModel {
+    final class Trip: PersistentModel, Codable {
         var id = UUID()
         var name: String
         var destination: String
@@ -31,7 +31,7 @@ enum ArticleSamples {
             attributes: [\.id, \.name, \.destination, \.startDate, \.endDate], preservedOnDeletion: [\.name])
     }
 
-    final class Reading: PersistentModel {
+    final class Reading: PersistentModel, Codable {
         var id = UUID()
         var timestamp: Date
         var celsius: Double

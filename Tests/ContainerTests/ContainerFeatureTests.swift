@@ -7,7 +7,7 @@ import StoreFiles
 import StoreTestSupport
 import Testing
 
-final class Place: PersistentModel {
+final class Place: PersistentModel, Codable {
     var id = UUID()
     var name: String
     init(_ name: String) { self.name = name }
@@ -15,7 +15,7 @@ final class Place: PersistentModel {
     static let schemaMetadata = SchemaMetadata<Place>(attributes: [\.id, \.name])
 }
 
-final class Reading: PersistentModel {
+final class Reading: PersistentModel, Codable {
     var id = UUID()
     var timestamp: Date
     var value: Double

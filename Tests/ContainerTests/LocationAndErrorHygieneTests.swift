@@ -58,7 +58,7 @@ import Testing
 }
 
 /// A model with a unique name, for the messages of unique violations.
-final class UniqueBadge: PersistentModel {
+final class UniqueBadge: PersistentModel, Codable {
     var id = UUID()
     var holder: String
     init(holder: String) { self.holder = holder }

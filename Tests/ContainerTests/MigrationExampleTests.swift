@@ -11,7 +11,7 @@ enum SampleTripsSchemaV1: VersionedSchema {
     static let versionIdentifier = Schema.Version(1, 0, 0)
     static var models: [any PersistentModel.Type] { [Trip.self] }
 
-    final class Trip: PersistentModel {
+    final class Trip: PersistentModel, Codable {
         var id = UUID()
         var name: String
         var destination: String
@@ -34,7 +34,7 @@ enum SampleTripsSchemaV2: VersionedSchema {
     static let versionIdentifier = Schema.Version(2, 0, 0)
     static var models: [any PersistentModel.Type] { [Trip.self] }
 
-    final class Trip: PersistentModel {
+    final class Trip: PersistentModel, Codable {
         var id = UUID()
         var name: String
         var destination: String
@@ -52,7 +52,7 @@ enum SampleTripsSchemaV3: VersionedSchema {
     static let versionIdentifier = Schema.Version(3, 0, 0)
     static var models: [any PersistentModel.Type] { [Trip.self] }
 
-    final class Trip: PersistentModel {
+    final class Trip: PersistentModel, Codable {
         var id = UUID()
         var name: String
         var destination: String

@@ -12,7 +12,7 @@ enum Transport: String, Codable, Sendable {
 
 /// An @Observable model with several String attributes (so names matter), an Int, an optional,
 /// an enum, a to-many and a to-one relationship with inverses, unique and indexed attributes.
-@Observable final class ObservedTrip: PersistentModel {
+@Observable final class ObservedTrip: PersistentModel, Codable {
     var id = UUID()
     var name: String
     var destination: String
@@ -54,7 +54,7 @@ enum Transport: String, Codable, Sendable {
         preservedOnDeletion: [\.name, \.destination])
 }
 
-@Observable final class ObservedStop: PersistentModel {
+@Observable final class ObservedStop: PersistentModel, Codable {
     var id = UUID()
     var place: String
     var trip: ObservedTrip?
@@ -72,7 +72,7 @@ enum Transport: String, Codable, Sendable {
         relationships: [.relationship("trip", \.trip)])
 }
 
-@Observable final class ObservedLodging: PersistentModel {
+@Observable final class ObservedLodging: PersistentModel, Codable {
     var id = UUID()
     var hotel: String
     var trip: ObservedTrip?
@@ -252,7 +252,7 @@ enum Transport: String, Codable, Sendable {
     /// Two attributes of one type with their names swapped cannot be told apart: the store keeps
     /// what Codable encodes (by CodingKeys), while queries, unique constraints and history go by
     /// the metadata's names, so a predicate on one attribute compares the other's value.
-    @Observable final class Swapped: PersistentModel {
+    @Observable final class Swapped: PersistentModel, Codable {
         var id = UUID()
         var first = ""
         var second = ""

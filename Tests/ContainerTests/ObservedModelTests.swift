@@ -7,7 +7,7 @@ import StoreTestSupport
 import Testing
 
 /// An `@Observable` model with a unique title: a context watches it.
-@Observable final class WatchedNote: PersistentModel {
+@Observable final class WatchedNote: PersistentModel, Codable {
     var id = UUID()
     var title: String
     var tags: [String] = []
@@ -26,7 +26,7 @@ import Testing
 /// An `@Observable` model that counts how often it is encoded: a context that watches it encodes
 /// it only when it may have changed. One test uses it (tests run in parallel; the count is the
 /// type's).
-@Observable final class CountedNote: PersistentModel {
+@Observable final class CountedNote: PersistentModel, Codable {
     var id = UUID()
     var title: String
 
@@ -50,7 +50,7 @@ import Testing
 }
 
 /// The same note as a plain class, which a context can only compare by encoding. One test uses it.
-final class PlainNote: PersistentModel {
+final class PlainNote: PersistentModel, Codable {
     var id = UUID()
     var title: String
 
@@ -69,7 +69,7 @@ final class PlainNote: PersistentModel {
 }
 
 /// A plain model with a unique title.
-final class PlainUniqueNote: PersistentModel {
+final class PlainUniqueNote: PersistentModel, Codable {
     var id = UUID()
     var title: String
     var count = 0
@@ -80,7 +80,7 @@ final class PlainUniqueNote: PersistentModel {
 }
 
 /// An `@Observable` model with an attribute observation does not see: compared by encoding.
-@Observable final class PartlyIgnoredNote: PersistentModel {
+@Observable final class PartlyIgnoredNote: PersistentModel, Codable {
     var id = UUID()
     var title: String
     @ObservationIgnored var views = 0
@@ -97,7 +97,7 @@ final class PlainUniqueNote: PersistentModel {
 
 /// Attributes whose `==` does not say whether they are stored the same: `@Observable` calls no one
 /// back when a value `==` to the old one is set, so this type must be compared by encoding.
-@Observable final class LooselyEqualNote: PersistentModel {
+@Observable final class LooselyEqualNote: PersistentModel, Codable {
     /// Equal when the ids are: a street name change is `==`.
     struct Address: Codable, Equatable {
         var id: Int

@@ -5,7 +5,7 @@ import StoreTestSupport
 import Testing
 
 /// A member whose email is unique: an insert with a stored email updates the stored member.
-final class NotifiedMember: PersistentModel {
+final class NotifiedMember: PersistentModel, Codable {
     var id = UUID()
     var name: String
     var email: String

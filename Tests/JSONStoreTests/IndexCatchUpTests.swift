@@ -8,7 +8,7 @@ import Testing
 /// processes, in effect) save, through the journal catch-up and through compactions, and are
 /// rebuilt on reopen: an indexed fetch always equals the ground truth.
 @Suite struct IndexCatchUpTests {
-    final class Tagged: PersistentModel {
+    final class Tagged: PersistentModel, Codable {
         var id = UUID()
         var tag: String
         var n: Int

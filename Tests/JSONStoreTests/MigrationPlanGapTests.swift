@@ -6,7 +6,7 @@ import Testing
 
 /// `Entry` with an optional note: a change a lightweight migration makes, so that a plan whose
 /// stage cannot run would otherwise open silently.
-final class EntryWithNote: PersistentModel {
+final class EntryWithNote: PersistentModel, Codable {
     static var entityName: String { Entry.entityName }
     var id = UUID()
     var title: String

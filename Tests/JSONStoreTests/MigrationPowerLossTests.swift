@@ -6,7 +6,7 @@ import Testing
 
 #if DEBUG
 /// `Ledger` as the next release declares it: `name` renamed to `title`, `stars` added.
-final class LedgerV2: PersistentModel {
+final class LedgerV2: PersistentModel, Codable {
     static var entityName: String { "Ledger" }
     var id: UUID
     var title: String

@@ -5,7 +5,7 @@ import StoreTestSupport
 import Testing
 
 /// `Entry` with `count` stored as text: a change a lightweight migration refuses.
-final class EntryWithTextCount: PersistentModel {
+final class EntryWithTextCount: PersistentModel, Codable {
     static var entityName: String { Entry.entityName }
     var id = UUID()
     var title: String
@@ -19,7 +19,7 @@ struct Size: Codable, Sendable {
     var value: Int
 }
 
-final class EntryWithSize: PersistentModel {
+final class EntryWithSize: PersistentModel, Codable {
     static var entityName: String { Entry.entityName }
     var id = UUID()
     var title: String

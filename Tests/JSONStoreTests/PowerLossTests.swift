@@ -5,7 +5,7 @@ import StoreTestSupport
 import Testing
 
 /// A model with several kinds of values, so that a save read back half right shows.
-final class Ledger: PersistentModel {
+final class Ledger: PersistentModel, Codable {
     var id: UUID
     var name: String
     var count: Int

@@ -3,7 +3,7 @@ import JSONStore
 import StoreProtocol
 import StoreTestSupport
 
-final class Entry: PersistentModel {
+final class Entry: PersistentModel, Codable {
     var id = UUID()
     var title: String
     var count: Int

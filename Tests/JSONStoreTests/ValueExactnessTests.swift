@@ -11,7 +11,7 @@ struct Tree: Codable, Equatable {
     static func chain(_ depth: Int) -> Tree { (0..<depth).reduce(Tree(children: [])) { tree, _ in Tree(children: [tree]) } }
 }
 
-final class Measure: PersistentModel {
+final class Measure: PersistentModel, Codable {
     var id = UUID()
     var double: Double = 0
     var optionalDouble: Double? = 0

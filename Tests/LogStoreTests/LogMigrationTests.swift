@@ -7,7 +7,7 @@ import Testing
 // MARK: Models: one entity, "MigrationEvent", as two versions of an app declare it
 
 /// Version 1: an event placed in time by `at`.
-final class EventV1: PersistentModel {
+final class EventV1: PersistentModel, Codable {
     static var entityName: String { "MigrationEvent" }
     var id = UUID()
     var at: Date
@@ -28,7 +28,7 @@ let checkedDefault = Date(timeIntervalSince1970: 1_767_225_600.125)
 
 /// Version 2: `at` is `time` (still the timestamp), `label` is `title`, and two new attributes
 /// have defaults.
-final class EventV2: PersistentModel {
+final class EventV2: PersistentModel, Codable {
     static var entityName: String { "MigrationEvent" }
     var id = UUID()
     var time: Date
@@ -49,7 +49,7 @@ final class EventV2: PersistentModel {
 }
 
 /// Version 2 under a new entity name as well.
-final class Occurrence: PersistentModel {
+final class Occurrence: PersistentModel, Codable {
     static var entityName: String { "MigrationOccurrence" }
     var id = UUID()
     var time: Date
@@ -67,7 +67,7 @@ final class Occurrence: PersistentModel {
 }
 
 /// An entity that version 2 renames to ``Signal``.
-final class Ping: PersistentModel {
+final class Ping: PersistentModel, Codable {
     static var entityName: String { "MigrationPing" }
     var id = UUID()
     var value: Int
@@ -80,7 +80,7 @@ final class Ping: PersistentModel {
     static let schemaMetadata = SchemaMetadata<Ping>(attributes: [\.id, \.value])
 }
 
-final class Signal: PersistentModel {
+final class Signal: PersistentModel, Codable {
     static var entityName: String { "MigrationSignal" }
     var id = UUID()
     var value: Int

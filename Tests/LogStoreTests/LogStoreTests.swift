@@ -4,7 +4,7 @@ import StoreProtocol
 import StoreTestSupport
 import Testing
 
-final class Reading: PersistentModel {
+final class Reading: PersistentModel, Codable {
     var id = UUID()
     var sensor: String
     var timestamp: Date

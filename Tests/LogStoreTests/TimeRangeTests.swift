@@ -5,7 +5,7 @@ import StoreTestSupport
 import Testing
 
 /// A reading that counts how often a model of it is decoded.
-final class CountedReading: PersistentModel {
+final class CountedReading: PersistentModel, Codable {
     var id = UUID()
     var timestamp: Date
     var value: Double

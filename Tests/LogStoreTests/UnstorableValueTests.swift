@@ -12,7 +12,7 @@ struct Box: Codable, Equatable {
     var depth: Int { inner.first.map { $0.depth + 1 } ?? 0 }
 }
 
-final class Note: PersistentModel {
+final class Note: PersistentModel, Codable {
     var id = UUID()
     var box: Box
     var tags: [String: Double]

@@ -14,7 +14,7 @@ import Testing
     }
 
     /// `Note` with its text renamed: a shared memory store is not migrated, so it is refused.
-    final class RenamedNote: PersistentModel {
+    final class RenamedNote: PersistentModel, Codable {
         static var entityName: String { Note.entityName }
         var id = UUID()
         var body: String

@@ -8,7 +8,7 @@ import Testing
 /// erasing), each index must return, for each value, exactly the rows the query's own `==`
 /// selects on stored values, plus the rows whose value does not read as the attribute's type.
 @Suite struct AttributeIndexTests {
-    final class Person: PersistentModel {
+    final class Person: PersistentModel, Codable {
         var id = UUID()
         var name: String
         var email: String?

@@ -51,7 +51,7 @@ import Testing
         }
     }
 
-    final class Reading: PersistentModel {
+    final class Reading: PersistentModel, Codable {
         var id = UUID()
         var level: Double
         var station: String

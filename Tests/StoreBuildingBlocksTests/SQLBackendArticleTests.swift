@@ -110,7 +110,7 @@ func swiftCollation(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer
 // MARK: Tests
 
 @Suite struct SQLBackendArticleTests {
-    final class Member: PersistentModel {
+    final class Member: PersistentModel, Codable {
         var id = UUID()
         var email: String?
         var rating = 0

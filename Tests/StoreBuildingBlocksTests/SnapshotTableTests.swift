@@ -7,7 +7,7 @@ import Testing
 /// explicit `.null` values (the model coder leaves a `nil` optional out; a backend reading its
 /// own storage may not).
 @Suite struct SnapshotTableTests {
-    final class Member: PersistentModel {
+    final class Member: PersistentModel, Codable {
         var id = UUID()
         var email: String?
         init(email: String?) { self.email = email }

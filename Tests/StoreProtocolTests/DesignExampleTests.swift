@@ -3,7 +3,7 @@ import MemoryStore
 import StoreProtocol
 import Testing
 
-final class Trip: PersistentModel {
+final class Trip: PersistentModel, Codable {
     var id = UUID()
     var name: String
     var destination: String
@@ -25,7 +25,7 @@ final class Trip: PersistentModel {
         preservedOnDeletion: [\.name, \.startDate, \.endDate])
 }
 
-final class LivingAccommodation: PersistentModel {
+final class LivingAccommodation: PersistentModel, Codable {
     var id = UUID()
     var address: String
     var placeName: String

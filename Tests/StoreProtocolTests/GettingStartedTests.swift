@@ -9,7 +9,7 @@ import Testing
 
 /// The article's names, in a namespace of their own (other tests have a `Trip`).
 enum GettingStartedArticle {
-final class Trip: PersistentModel {
+final class Trip: PersistentModel, Codable {
     var id = UUID()
     var name: String
     var destination: String
@@ -28,7 +28,7 @@ final class Trip: PersistentModel {
         preservedOnDeletion: [\.name])
 }
 
-@Observable final class ObservedTrip: PersistentModel {
+@Observable final class ObservedTrip: PersistentModel, Codable {
     var id = UUID()
     var name: String
     var destination: String

@@ -9,7 +9,7 @@ import Testing
 /// never passes over one of its store's transactions, and without a sort each store is asked for
 /// no more than the limit.
 @Suite struct HistoryMergeTests {
-    final class Pin: PersistentModel {
+    final class Pin: PersistentModel, Codable {
         var id = UUID()
         var label = ""
         static let schemaMetadata = SchemaMetadata<Pin>(attributes: [\.id, \.label])

@@ -6,7 +6,7 @@ import Testing
 // only, as a third-party backend sees it. `RecordingStore` records a schema and the migration
 // requests it gets; `alterTable(_:)` is the README's example of a SQL backend reading them.
 
-private final class PlanTrip: PersistentModel {
+private final class PlanTrip: PersistentModel, Codable {
     static var entityName: String { "Trip" }
     var id = UUID()
     var name: String
@@ -19,7 +19,7 @@ private final class PlanTrip: PersistentModel {
 
 /// Renames `destination` to `place` and indexes it, adds `stars` (default 0) and `note`
 /// (optional), removes `secret` and the index on `rating`, and makes `name` unique.
-private final class PlanTripV2: PersistentModel {
+private final class PlanTripV2: PersistentModel, Codable {
     static var entityName: String { "Trip" }
     var id = UUID()
     var name: String
@@ -33,7 +33,7 @@ private final class PlanTripV2: PersistentModel {
         attributeOptions: [.originalName(\.place, "destination"), .defaultValue(\.stars, 0)])
 }
 
-private final class PlanTraveller: PersistentModel {
+private final class PlanTraveller: PersistentModel, Codable {
     static var entityName: String { "Traveller" }
     var id = UUID()
     var nickname: String
@@ -41,7 +41,7 @@ private final class PlanTraveller: PersistentModel {
     static let schemaMetadata = SchemaMetadata<PlanTraveller>(attributes: [\.id, \.nickname], originalEntityName: "Passenger")
 }
 
-private final class PlanBadOption: PersistentModel {
+private final class PlanBadOption: PersistentModel, Codable {
     var id = UUID()
     var name: String
     var hidden = 0
@@ -51,7 +51,7 @@ private final class PlanBadOption: PersistentModel {
     static let schemaMetadata = SchemaMetadata<PlanBadOption>(attributes: [\.id, \.name], attributeOptions: [.defaultValue(\.hidden, 1)])
 }
 
-private final class PlanGuide: PersistentModel {
+private final class PlanGuide: PersistentModel, Codable {
     static var entityName: String { "Guide" }
     var id = UUID()
     var trip: PlanTrip?
@@ -60,7 +60,7 @@ private final class PlanGuide: PersistentModel {
 }
 
 /// `Guide.trip` now leads to travellers: its stored keys would name trips.
-private final class PlanGuideV2: PersistentModel {
+private final class PlanGuideV2: PersistentModel, Codable {
     static var entityName: String { "Guide" }
     var id = UUID()
     var trip: PlanTraveller?
@@ -69,7 +69,7 @@ private final class PlanGuideV2: PersistentModel {
 }
 
 /// Two attributes claim `destination`'s values.
-private final class PlanTripTwice: PersistentModel {
+private final class PlanTripTwice: PersistentModel, Codable {
     static var entityName: String { "Trip" }
     var id = UUID()
     var place: String

@@ -16,7 +16,7 @@ import Testing
 
     /// A `let id`, a nested Codable value, an optional, and two properties kept out of the store
     /// (a weak reference and a lazy cache, both left out of `CodingKeys`).
-    final class Place: PersistentModel {
+    final class Place: PersistentModel, Codable {
         let id: UUID
         var name: String
         var address: Address
@@ -106,7 +106,7 @@ import Testing
 
     /// A property the model encodes but its metadata does not list is refused at save, by name,
     /// and nothing is saved.
-    final class Unlisted: PersistentModel {
+    final class Unlisted: PersistentModel, Codable {
         var id = UUID()
         var name = "a"
         var secret = "s"
@@ -125,7 +125,7 @@ import Testing
 
     /// An @Observable model: its CodingKeys name each property's storage, its metadata names each
     /// key path the same. A `let` is no observed property: it is stored under its own name.
-    @Observable final class ObservedPlace: PersistentModel {
+    @Observable final class ObservedPlace: PersistentModel, Codable {
         let id: UUID
         var name: String
         var street: String
@@ -152,7 +152,7 @@ import Testing
     }
 
     /// A plain model may name its attributes, by their property names.
-    final class PlainNamed: PersistentModel {
+    final class PlainNamed: PersistentModel, Codable {
         var id = UUID()
         var name = ""
         static let schemaMetadata = SchemaMetadata<PlainNamed>(attributes: [.attribute("id", \.id), .attribute("name", \.name)])
@@ -194,13 +194,13 @@ import Testing
         var name = "owner"
     }
 
-    final class WeakReference: PersistentModel {
+    final class WeakReference: PersistentModel, Codable {
         var id = UUID()
         weak var owner: Owner?
         static let schemaMetadata = SchemaMetadata<WeakReference>(attributes: [\.id, \.owner])
     }
 
-    final class UnownedReference: PersistentModel {
+    final class UnownedReference: PersistentModel, Codable {
         var id = UUID()
         unowned var owner: Owner
         init(owner: Owner) { self.owner = owner }
@@ -212,14 +212,14 @@ import Testing
         init(wrappedValue: String) { self.wrappedValue = wrappedValue }
     }
 
-    final class Wrapped: PersistentModel {
+    final class Wrapped: PersistentModel, Codable {
         var id = UUID()
         @Trimmed var title = ""
         static let schemaMetadata = SchemaMetadata<Wrapped>(attributes: [\.id, \.title])
     }
 
     /// An @Observable model that does not name its attributes.
-    @Observable final class ObservableUnnamed: PersistentModel {
+    @Observable final class ObservableUnnamed: PersistentModel, Codable {
         var id = UUID()
         var name = ""
         enum CodingKeys: String, CodingKey {
@@ -230,7 +230,7 @@ import Testing
     }
 
     /// A name that is no property of the model.
-    @Observable final class ObservableUnknownName: PersistentModel {
+    @Observable final class ObservableUnknownName: PersistentModel, Codable {
         var id = UUID()
         var name = ""
         enum CodingKeys: String, CodingKey {
@@ -242,7 +242,7 @@ import Testing
     }
 
     /// A name of a property of another type than the key path's.
-    @Observable final class ObservableWrongType: PersistentModel {
+    @Observable final class ObservableWrongType: PersistentModel, Codable {
         var id = UUID()
         var name = ""
         var count = 0
@@ -256,7 +256,7 @@ import Testing
     }
 
     /// One name given to two key paths.
-    @Observable final class ObservableNamedTwice: PersistentModel {
+    @Observable final class ObservableNamedTwice: PersistentModel, Codable {
         var id = UUID()
         var name = ""
         var title = ""
@@ -270,7 +270,7 @@ import Testing
     }
 
     /// An unnamed relationship of an @Observable model.
-    @Observable final class ObservableUnnamedRelationship: PersistentModel {
+    @Observable final class ObservableUnnamedRelationship: PersistentModel, Codable {
         var id = UUID()
         var children: [ObservableUnnamedRelationship] = []
         enum CodingKeys: String, CodingKey {
@@ -282,14 +282,14 @@ import Testing
     }
 
     /// A plain model naming an attribute otherwise than its property.
-    final class PlainMisnamed: PersistentModel {
+    final class PlainMisnamed: PersistentModel, Codable {
         var id = UUID()
         var name = ""
         static let schemaMetadata = SchemaMetadata<PlainMisnamed>(attributes: [.attribute("id", \.id), .attribute("title", \.name)])
     }
 
     /// An @Observable model listing nothing: the suggestion names its properties, not the registrar.
-    @Observable final class ObservableNothingListed: PersistentModel {
+    @Observable final class ObservableNothingListed: PersistentModel, Codable {
         var id = UUID()
         var name = ""
         enum CodingKeys: String, CodingKey {
@@ -308,19 +308,19 @@ import Testing
         static let schemaMetadata = SchemaMetadata<DerivedRecord>(attributes: [\.id, \.extra])
     }
 
-    final class LazyAttribute: PersistentModel {
+    final class LazyAttribute: PersistentModel, Codable {
         var id = UUID()
         lazy var cache = 0
         static let schemaMetadata = SchemaMetadata<LazyAttribute>(attributes: [\.id, \.cache])
     }
 
-    final class Observed: PersistentModel {
+    final class Observed: PersistentModel, Codable {
         var id = UUID()
         var count = 0 { didSet { print(count) } }
         static let schemaMetadata = SchemaMetadata<Observed>(attributes: [\.id, \.count])
     }
 
-    final class NestedMetadata: PersistentModel {
+    final class NestedMetadata: PersistentModel, Codable {
         var id = UUID()
         var address = Address(street: "", city: "")
         static let schemaMetadata = SchemaMetadata<NestedMetadata>(
@@ -329,53 +329,53 @@ import Testing
     }
 
     /// A nested key path among the attributes, beside a top-level property of the same last name.
-    final class NestedAttribute: PersistentModel {
+    final class NestedAttribute: PersistentModel, Codable {
         var id = UUID()
         var street = ""
         var address = Address(street: "", city: "")
         static let schemaMetadata = SchemaMetadata<NestedAttribute>(attributes: [\.id, \.address.street])
     }
 
-    final class LetAttribute: PersistentModel {
+    final class LetAttribute: PersistentModel, Codable {
         var id = UUID()
         let createdAt: Date
         init() { createdAt = Date() }
         static let schemaMetadata = SchemaMetadata<LetAttribute>(attributes: [\.id, \.createdAt])
     }
 
-    final class NothingListed: PersistentModel {
+    final class NothingListed: PersistentModel, Codable {
         var id = UUID()
         var name = ""
         static let schemaMetadata = SchemaMetadata<NothingListed>(attributes: [])
     }
 
-    final class ListedTwice: PersistentModel {
+    final class ListedTwice: PersistentModel, Codable {
         var id = UUID()
         var name = ""
         static let schemaMetadata = SchemaMetadata<ListedTwice>(attributes: [\.id, \.name, \.name])
     }
 
-    final class NoID: PersistentModel {
+    final class NoID: PersistentModel, Codable {
         var id = UUID()
         var name = ""
         static let schemaMetadata = SchemaMetadata<NoID>(attributes: [\.name])
     }
 
     /// A model-typed property listed as an attribute instead of a relationship.
-    final class ModelAsAttribute: PersistentModel {
+    final class ModelAsAttribute: PersistentModel, Codable {
         var id = UUID()
         var partner: ListedTwice?
         static let schemaMetadata = SchemaMetadata<ModelAsAttribute>(attributes: [\.id, \.partner])
     }
 
-    final class Pet: PersistentModel {
+    final class Pet: PersistentModel, Codable {
         var id = UUID()
         var owner: PetOwner?
         static let schemaMetadata = SchemaMetadata<Pet>(attributes: [\.id])   // `owner` not listed
     }
 
     /// An inverse that the other side does not list among its relationships.
-    final class PetOwner: PersistentModel {
+    final class PetOwner: PersistentModel, Codable {
         var id = UUID()
         var pets: [Pet] = []
         static let schemaMetadata = SchemaMetadata<PetOwner>(

@@ -7,7 +7,7 @@ import Testing
 /// `true` for `!=`) and leaves NaN out of `contains` lists, so that no store has to render NaN;
 /// what a store then answers is what Foundation's `Predicate.evaluate` says.
 @Suite struct NaNFoldingTests {
-    final class Reading: PersistentModel {
+    final class Reading: PersistentModel, Codable {
         var id = UUID()
         var value: Double
         var single: Float

@@ -6,14 +6,14 @@ import Testing
 /// A token compared in a history predicate is checked as `after` is: found wherever the
 /// predicate holds it, and checked per store of a container.
 @Suite struct PredicateTokenTests {
-    final class Note: PersistentModel {
+    final class Note: PersistentModel, Codable {
         var id = UUID()
         var text: String
         init(_ text: String) { self.text = text }
         static let schemaMetadata = SchemaMetadata<Note>(attributes: [\.id, \.text])
     }
 
-    final class Tag: PersistentModel {
+    final class Tag: PersistentModel, Codable {
         var id = UUID()
         var name: String
         init(_ name: String) { self.name = name }

@@ -5,7 +5,7 @@ import Testing
 /// What `FetchQuery` translates, what it reports as untranslated, and the SQL rendering the
 /// README shows backend authors.
 @Suite struct QueryTranslationTests {
-    final class Item: PersistentModel {
+    final class Item: PersistentModel, Codable {
         enum Kind: String, Codable, Sendable { case a, b }
         var id = UUID()
         var name = ""

@@ -37,7 +37,7 @@ func sqlWhere(_ expression: QueryExpression) -> String? {
 }
 
 @Suite struct SQLRenderingExampleTests {
-    final class Task: PersistentModel {
+    final class Task: PersistentModel, Codable {
         var id = UUID()
         var title = ""
         var notes: String?

@@ -6,7 +6,7 @@ import Testing
 /// context's fallback for stores that throw `preferInMemoryFilter` / `preferInMemorySort`. The
 /// backends here answer every query on stored values, so its paths are checked directly.
 @Suite struct SnapshotQueryTests {
-    final class Row: PersistentModel {
+    final class Row: PersistentModel, Codable {
         var id: UUID
         var text: String
         var ref: UUID

@@ -20,7 +20,7 @@ import Testing
         #expect(SnapshotValue.int(3).hashValue == SnapshotValue.double(3).hashValue)
     }
 
-    final class Counter: PersistentModel {
+    final class Counter: PersistentModel, Codable {
         var id = UUID()
         var serial: UInt64
         init(_ serial: UInt64) { self.serial = serial }

@@ -79,7 +79,7 @@ enum ConcurrentChangeCases {
             try context.save()
             let store = try require(container.stores.first, "the store")
             // Everything in the snapshot differs from the row; only destination and notes are named.
-            var values = try SnapshotEncoder().encodeAttributes(trip)
+            var values = try trip.storedValues()
             values["destination"] = .string("Akureyri")
             values["rating"] = .int(1)
             values["notes"] = nil

@@ -3,7 +3,7 @@ import StoreProtocol
 
 /// A model keyed by a `String`: the key-equality cases save it under one spelling of an id and
 /// then under another that Swift finds equal.
-public final class SuiteNamedKey: PersistentModel {
+public final class SuiteNamedKey: PersistentModel, Codable {
     /// The key, chosen by the case.
     public var id: String
     /// Which save wrote the stored values.
@@ -19,7 +19,7 @@ public final class SuiteNamedKey: PersistentModel {
 }
 
 /// A model keyed by a `Double`, for `0.0` and `-0.0`.
-public final class SuiteMeasuredKey: PersistentModel {
+public final class SuiteMeasuredKey: PersistentModel, Codable {
     /// The key, chosen by the case.
     public var id: Double
     /// Which save wrote the stored values.

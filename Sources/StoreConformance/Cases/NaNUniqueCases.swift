@@ -2,7 +2,7 @@ import Foundation
 import StoreProtocol
 
 /// A model with a unique `Double`, for unique values that hold a NaN.
-public final class SuiteUniqueReading: PersistentModel {
+public final class SuiteUniqueReading: PersistentModel, Codable {
     /// The model's id.
     public var id: UUID
     /// The unique value, chosen by the case.

@@ -127,7 +127,7 @@ enum ErrorCases {
 }
 
 /// A model whose metadata names a computed property: the container must refuse it.
-final class SuiteBadMetadata: PersistentModel {
+final class SuiteBadMetadata: PersistentModel, Codable {
     var id = UUID()
     var name = ""
     var shout: String { name.uppercased() }

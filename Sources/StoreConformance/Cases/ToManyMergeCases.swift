@@ -60,7 +60,7 @@ enum ToManyMergeCases {
             try context.save()
             let store = try require(container.stores.first, "the store")
             let id = iceland.persistentModelID
-            var values = try SnapshotEncoder().encodeAttributes(iceland)
+            var values = try iceland.storedValues()
             values["name"] = .string("Chile")
             let change = ToManyChange(added: [.uuid(UUID())])
             for (names, changes) in [(["name"], ["name": change]), (["name"], ["bucketList": change])] as [(Set<String>, [String: ToManyChange])] {

@@ -215,8 +215,7 @@ extension ModelContext {
         registrations[model.persistentModelID] = registration
         if entity.relationships.isEmpty {
             // Decoded from its stored values just now. (Otherwise: once its relationships are set.)
-            registration.arm(log: registrations.touches)
-            registration.settledWhileArmed = true
+            registration.settle(log: registrations.touches)
         } else {
             pendingResolution.append(registration)
         }

@@ -65,8 +65,7 @@ extension ModelContext {
         }
         if pruned { registration.baseline = baseline }
         // It now holds its stored values, attributes and relationships alike.
-        registration.arm(log: registrations.touches)
-        registration.settledWhileArmed = true
+        registration.settle(log: registrations.touches)
     }
 
     /// Fetches and registers the stored models of `type` with these primary keys, in one store
@@ -135,29 +134,67 @@ extension ModelContext {
     /// copied into this context's store, or tracked twice), another instance of a model this
     /// context holds, a model deleted from its store.
     ///
-    /// A model can be found only through the relationships of models the context holds: a new
-    /// model whose only link is its own to-one (`child.parent = parent` with only `parent`
-    /// inserted) is not reachable, since a plain property tells no one it was set; insert it,
-    /// or add it to the to-many side.
+    /// A new `@Model` model whose only link is its own to-one (`child.parent = parent` with only
+    /// `parent` inserted) is found too: the setter told `parent`'s backing. A hand-written model
+    /// can be found only through the relationships of models the context holds, since a plain
+    /// property tells no one it was set; insert it, or add it to the to-many side.
     @discardableResult
     func insertRelatedModels(from start: [Registration]? = nil) -> [ModelContextError] {
-        var pending = (start ?? registrations.mayHaveChanged()).filter { $0.state != .deleted && !$0.entity.relationships.isEmpty }
+        var pending = (start ?? registrations.mayHaveChanged()).filter {
+            $0.state != .deleted && (!$0.entity.relationships.isEmpty || $0.backing?.referrers.isEmpty == false)
+        }
         var refusals: [ModelContextError] = []
         while let registration = pending.popLast() {
             for relationship in registration.entity.relationships {
                 for member in registration.entity.relationshipAccess[relationship.name]?.members(registration.model) ?? [] {
-                    let id = member.persistentModelID
-                    if let known = registrations[id], known.model === member { continue }
-                    if let refusal = refusal(of: member, in: relationship, of: registration) {
-                        refusals.append(refusal)
-                        continue
+                    if let refused = insertRelated(member, in: relationship, of: registration, into: &pending) {
+                        refusals.append(refused)
                     }
-                    insertAny(member)
-                    if let inserted = registrations[id], inserted.model === member { pending.append(inserted) }
+                }
+            }
+            for referrer in newReferrers(of: registration) {
+                if let refused = insertRelated(referrer.model, in: referrer.relationship, of: referrer.registration, into: &pending) {
+                    refusals.append(refused)
                 }
             }
         }
         return refusals
+    }
+
+    /// Inserts `member` of `relationship` of `owner`'s model unless the context holds it, adding
+    /// its registration to `pending`; returns why it must not be inserted, if it must not.
+    private func insertRelated(_ member: any PersistentModel, in relationship: Schema.Relationship, of owner: Registration,
+                               into pending: inout [Registration]) -> ModelContextError? {
+        let id = member.persistentModelID
+        if let known = registrations[id], known.model === member { return nil }
+        if let refusal = refusal(of: member, in: relationship, of: owner) { return refusal }
+        insertAny(member)
+        if let inserted = registrations[id], inserted.model === member { pending.append(inserted) }
+        return nil
+    }
+
+    /// The models not held by the context whose to-one relationship holds `registration`'s
+    /// `@Model` model (its backing's referrers that still refer to it), each with that
+    /// relationship, as seen from the referrer's side (`registration` stands for the owner in
+    /// refusal messages).
+    private func newReferrers(of registration: Registration) -> [(model: any PersistentModel, relationship: Schema.Relationship,
+                                                                  registration: Registration)] {
+        guard let backing = registration.backing, !backing.referrers.isEmpty else { return [] }
+        var found: [(model: any PersistentModel, relationship: Schema.Relationship, registration: Registration)] = []
+        for (key, weak) in backing.referrers {
+            guard let referrer = weak.model else {
+                backing.referrers[key] = nil
+                continue
+            }
+            if let known = registrations[referrer.persistentModelID], known.model === referrer { continue }
+            guard let entity = container.schema.entity(named: type(of: referrer).entityName),
+                  let relationship = entity.relationships.first(where: { relationship in
+                      !relationship.isToMany && entity.relationshipAccess[relationship.name]?.members(referrer)
+                          .contains(where: { $0 === registration.model }) == true
+                  }) else { continue }
+            found.append((referrer, relationship, registration))
+        }
+        return found
     }
 
     /// Why a model this context does not hold must not enter `relationship` of `owner`'s model,

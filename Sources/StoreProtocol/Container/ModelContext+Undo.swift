@@ -253,7 +253,7 @@ extension ModelContext {
                     for name in names { current[name] = values[name] ?? .null }
                     values = current
                 }
-                try? change.model.assignValues(values)
+                try? change.model.assignStoredValues(values)
                 if let registration {
                     registration.state = stored ? .persisted : .inserted
                 } else {
@@ -261,7 +261,7 @@ extension ModelContext {
                 }
                 touched.append((change, values, names))
             case .deleted(let values):
-                try? change.model.assignValues(values)
+                try? change.model.assignStoredValues(values)
                 if let registration, stored {
                     registration.state = .deleted
                     registration.deleteOrder = takeOrder()

@@ -93,7 +93,7 @@ extension ModelContext {
     private func merge(_ insert: Registration, into target: Registration) throws {
         var values = try insert.currentValues()
         values["id"] = try target.currentValues()["id"]
-        try target.model.assignValues(values)
+        try target.model.assignStoredValues(values)
         for relationship in target.entity.relationships {
             guard let access = target.entity.relationshipAccess[relationship.name] else { continue }
             let incoming = access.members(insert.model)

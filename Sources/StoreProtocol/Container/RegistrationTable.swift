@@ -40,9 +40,10 @@ struct RegistrationTable {
         set {
             let old = byIdentifier[identifier]
             byIdentifier[identifier] = newValue
-            if let old, old.model !== newValue?.model { ModelOwnership.release(old.model, by: context) }
+            if let old, old.model !== newValue?.model { release(old) }
             if let newValue {
                 newValue.watch?.move(to: identifier)
+                newValue.backing?.track(by: touches, as: identifier)
                 unsettled.insert(identifier)
                 ModelOwnership.track(newValue.model, by: context, author: author, in: container)
             }
@@ -53,11 +54,19 @@ struct RegistrationTable {
     /// remembers it as deleted, so that no relationship stores it again.
     mutating func forgetDeleted(_ identifier: PersistentIdentifier) {
         guard let old = byIdentifier.removeValue(forKey: identifier) else { return }
-        ModelOwnership.release(old.model, by: context, deleted: true)
+        release(old, deleted: true)
+    }
+
+    /// Lets go of a registration's model: in ``ModelOwnership``, and its backing stops reporting
+    /// changes here.
+    private func release(_ registration: Registration, deleted: Bool = false) {
+        registration.backing?.stopTracking(by: touches)
+        ModelOwnership.release(registration.model, by: context, deleted: deleted)
     }
 
     /// Releases every model in ``ModelOwnership`` (the context is going away).
     func releaseAll() {
+        for registration in byIdentifier.values { registration.backing?.stopTracking(by: touches) }
         ModelOwnership.releaseAll(byIdentifier.values.map { $0.model }, by: context)
     }
 
@@ -100,7 +109,7 @@ struct RegistrationTable {
     mutating func removeAll(where shouldForget: (Registration) -> Bool) -> Int {
         let forgotten = byIdentifier.compactMap { shouldForget($0.value) ? $0.key : nil }
         for identifier in forgotten {
-            if let old = byIdentifier.removeValue(forKey: identifier) { ModelOwnership.release(old.model, by: context) }
+            if let old = byIdentifier.removeValue(forKey: identifier) { release(old) }
         }
         // A dictionary keeps its capacity: after forgetting most of 100,000 models, each pass
         // over the registrations would walk 200,000 empty slots.

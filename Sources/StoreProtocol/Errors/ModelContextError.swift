@@ -21,6 +21,9 @@ public struct ModelContextError: CodedError {
         /// A relationship holds a model that was deleted from its store by a save: saving it
         /// would store the deleted model again. The save changed nothing.
         public static let deletedModel = Code(rawValue: "deletedModel")
+        /// A relationship holds fewer models than its `minimumModelCount` or more than its
+        /// `maximumModelCount`; the save changed nothing in the store.
+        public static let relationshipCountViolation = Code(rawValue: "relationshipCountViolation")
     }
 
     public var code: Code
@@ -47,4 +50,6 @@ extension ModelContextError {
     public static let modelOfAnotherContext = ModelContextError(.modelOfAnotherContext, "modelOfAnotherContext")
     /// Matches a thrown error of code ``Code/deletedModel``.
     public static let deletedModel = ModelContextError(.deletedModel, "deletedModel")
+    /// Matches a thrown error of code ``Code/relationshipCountViolation``.
+    public static let relationshipCountViolation = ModelContextError(.relationshipCountViolation, "relationshipCountViolation")
 }

@@ -77,7 +77,7 @@ public struct DataStoreMigrationRequest {
             func check<Model: PersistentModel>(_ type: Model.Type) throws {
                 for values in rows[entity.name] ?? [] {
                     do {
-                        _ = try SnapshotDecoder().decode(Model.self, fromAttributes: values)
+                        _ = try Model(storedValues: values)
                     } catch {
                         throw DataStoreError(.incompatibleSchema,
                             "The store \(store) cannot be migrated: after the custom stage's didMigrate, \(entity.name) "

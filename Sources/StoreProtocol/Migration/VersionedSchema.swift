@@ -6,7 +6,7 @@
 ///     static let versionIdentifier = Schema.Version(1, 0, 0)
 ///     static var models: [any PersistentModel.Type] { [Trip.self] }
 ///
-///     final class Trip: PersistentModel { … }
+///     final class Trip: PersistentModel, Codable { … }
 /// }
 /// ```
 public protocol VersionedSchema {

@@ -59,6 +59,11 @@ public struct RelationshipMetadata<Model: PersistentModel>: @unchecked Sendable 
     /// The stored name the model gave, `nil` when it named none (a plain model's is read from
     /// the key path).
     var name: String?
+    /// The fewest related models a save accepts (`@Relationship(minimumModelCount:)`); `nil` or 0
+    /// for no bound.
+    var minimumModelCount: Int?
+    /// The most related models a save accepts; `nil` or 0 for no bound.
+    var maximumModelCount: Int?
 
     /// A to-one relationship, with an optional to-one inverse.
     public static func relationship<Destination: PersistentModel>(

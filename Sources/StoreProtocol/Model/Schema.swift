@@ -26,7 +26,43 @@ public struct Schema: Sendable, CustomStringConvertible {
         }
         indexByName = Dictionary(entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
         indexByType = Dictionary(entities.enumerated().map { (ObjectIdentifier($1.modelType), $0) }, uniquingKeysWith: { a, _ in a })
-        self.entities = Self.pairingInverses(entities)
+        self.entities = Self.pairingInverses(Self.inferringInverses(entities))
+    }
+
+    /// `@Model` relationships without a declared inverse take one where there is exactly one
+    /// candidate, as SwiftData infers them: `A.r` (to `B`) and `B.s` (to `A`) pair when neither
+    /// names an inverse, `s` is the only such relationship of `B` back to `A` and `r` the only one
+    /// of `A` to `B` (a relationship never pairs with itself). With two candidates, neither pairs:
+    /// name the inverse with `@Relationship(inverse:)`. Hand-written metadata is left as listed.
+    private static func inferringInverses(_ entities: [Entity]) -> [Entity] {
+        var entities = entities
+        func isOpen(_ relationship: Relationship, of entity: Entity) -> Bool {
+            guard relationship.inverse == nil else { return false }
+            // Nor named as an inverse by the other side.
+            return !entities.contains { other in
+                other.relationships.contains { $0.destination == entity.name && $0.inverse == relationship.name }
+            }
+        }
+        for index in entities.indices where !entities[index].propertyNames.isEmpty {
+            for position in entities[index].relationships.indices {
+                let entity = entities[index]
+                let relationship = entity.relationships[position]
+                guard isOpen(relationship, of: entity),
+                      let otherIndex = entities.firstIndex(where: { $0.name == relationship.destination }),
+                      !entities[otherIndex].propertyNames.isEmpty else { continue }
+                let other = entities[otherIndex]
+                let forward = entity.relationships.filter { $0.destination == other.name && isOpen($0, of: entity) }
+                let back = other.relationships.filter {
+                    $0.destination == entity.name && isOpen($0, of: other) && !(otherIndex == index && $0.name == relationship.name)
+                }
+                let forwardCount = otherIndex == index ? forward.count - back.count : forward.count
+                guard forwardCount == 1, back.count == 1,
+                      let backPosition = other.relationships.firstIndex(where: { $0.name == back[0].name }) else { continue }
+                entities[index].relationships[position].inverse = back[0].name
+                entities[otherIndex].relationships[backPosition].inverse = relationship.name
+            }
+        }
+        return entities
     }
 
     /// Each relationship with its inverse named on both sides, whichever side declared it; a
@@ -118,12 +154,17 @@ extension Schema {
         let relationshipAccess: [String: RelationshipAccess]
         /// The model types the relationships lead to.
         let destinationTypes: [any PersistentModel.Type]
-        /// How the context watches models of an `@Observable` type; `nil` for other types.
+        /// How the context watches models of an `@Observable` type; `nil` for other types and
+        /// for `@Model` types, whose ``ModelBacking`` tells the context what changed.
         let observation: ModelObservation?
+        /// An `@Model` type's persisted properties by index (the index its accessors mark
+        /// changed); empty for a hand-written model.
+        let propertyNames: [String]
 
         init<Model: PersistentModel>(_ type: Model.Type) {
             let attributes = ModelAttributes.of(type)
-            let metadata = Model.schemaMetadata
+            // A subclass's metadata is its superclass's; ModelAttributes reports it as a problem.
+            let metadata = Model.ownSchemaMetadata ?? SchemaMetadata(attributes: [])
             var problems = attributes.problems
             func names(_ keyPaths: [any PartialKeyPath<Model> & Sendable], _ role: String) -> [String] {
                 keyPaths.compactMap { keyPath in
@@ -165,11 +206,13 @@ extension Schema {
                         + "\(metadata.destination)'s relationships; list it there too")
                 }
                 return Relationship(name: relationship.name, destination: metadata.destination.entityName,
-                                    isToMany: metadata.isToMany, deleteRule: metadata.deleteRule, inverse: inverse)
+                                    isToMany: metadata.isToMany, deleteRule: metadata.deleteRule, inverse: inverse,
+                                    minimumModelCount: metadata.minimumModelCount, maximumModelCount: metadata.maximumModelCount)
             }
             relationshipAccess = Dictionary(attributes.relationships.map { ($0.name, $0.metadata.access) }, uniquingKeysWith: { a, _ in a })
             destinationTypes = attributes.relationships.map(\.metadata.destination)
-            observation = ModelObservation(attributes)
+            observation = metadata.properties.isEmpty ? ModelObservation(attributes) : nil
+            propertyNames = metadata.properties.map(\.name)
             uniqueConstraints = metadata.unique.map { names($0, "unique") }
             indices = metadata.indexed.map { names($0, "indexed") }
             preservedOnDeletion = Set(names(metadata.preservedOnDeletion, "preserved-on-deletion"))

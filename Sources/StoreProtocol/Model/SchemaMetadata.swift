@@ -26,7 +26,7 @@
 /// `.relationship("items", \.items, …)`, ``RelationshipMetadata``):
 ///
 /// ```swift
-/// @Observable final class Trip: PersistentModel {
+/// @Observable final class Trip: PersistentModel, Codable {
 ///     var id = UUID()
 ///     var name = ""
 ///     enum CodingKeys: String, CodingKey {
@@ -65,6 +65,9 @@ public struct SchemaMetadata<Model: PersistentModel>: Sendable {
     /// The stored name given to each attribute by ``SchemaMetadata/NamedAttribute/attribute(_:_:)``,
     /// in the order listed; empty for metadata that lists key paths only. Looked up by key path.
     var attributeNames: [NamedAttribute] = []
+    /// The persisted properties as `@Model` lists them (``init(properties:unique:indexed:originalEntityName:)``),
+    /// in index order; empty for hand-written metadata.
+    var properties: [SchemaProperty<Model>] = []
 
     /// Metadata that lists attributes by key path alone: each is stored under its property's
     /// name, which the framework reads from the key path. For a model whose attributes are plain
@@ -145,5 +148,46 @@ extension SchemaMetadata {
     /// did.
     func givenName(of keyPath: AnyKeyPath) -> String? {
         attributeNames.first { $0.keyPath == keyPath }?.name
+    }
+}
+
+extension SchemaMetadata {
+    /// The metadata the `@Model` macro generates: every persisted property, in index order, each
+    /// an attribute or relationship with what its `@Attribute` / `@Relationship` says; the
+    /// `#Unique` and `#Index` key paths. The other lists (attributes preserved on deletion, former
+    /// names, default values, single-attribute unique constraints) come from the properties'
+    /// options. Public for the expansion and for code generators.
+    public init(
+        properties: [SchemaProperty<Model>],
+        unique: [[any PartialKeyPath<Model> & Sendable]] = [],
+        indexed: [[any PartialKeyPath<Model> & Sendable]] = [],
+        originalEntityName: String? = nil
+    ) {
+        var attributes: [NamedAttribute] = []
+        var relationships: [RelationshipMetadata<Model>] = []
+        var unique = unique
+        var preserved: [any PartialKeyPath<Model> & Sendable] = []
+        var options: [AttributeOption<Model>] = []
+        for property in properties {
+            if let originalName = property.originalName {
+                options.append(.originalName(property.keyPath, originalName))
+            }
+            switch property.kind {
+            case .relationship(let relationship):
+                relationships.append(relationship)
+            case .attribute(let attribute):
+                let kinds = Set(attribute.options.map(\.kind))
+                if kinds.contains(.ephemeral) { continue }
+                attributes.append(.attribute(property.name, attribute.keyPath))
+                if kinds.contains(.unique) { unique.append([attribute.keyPath]) }
+                if kinds.contains(.preserveValueOnDeletion) { preserved.append(attribute.keyPath) }
+                if let value = attribute.defaultValue {
+                    options.append(AttributeOption(keyPath: attribute.keyPath, kind: .defaultValue(value)))
+                }
+            }
+        }
+        self.init(attributes: attributes, relationships: relationships, unique: unique, indexed: indexed,
+                  preservedOnDeletion: preserved, originalEntityName: originalEntityName, attributeOptions: options)
+        self.properties = properties
     }
 }

@@ -15,13 +15,23 @@ extension Schema {
         public let deleteRule: DeleteRule
         /// The destination's relationship that names this entity back, when there is one.
         public internal(set) var inverse: String?
+        /// The fewest related models a save accepts (SwiftData's `minimumModelCount`); `nil` for
+        /// no bound. The context enforces it at save.
+        public let minimumModelCount: Int?
+        /// The most related models a save accepts (SwiftData's `maximumModelCount`); `nil` for no
+        /// bound. The context enforces it at save.
+        public let maximumModelCount: Int?
 
-        init(name: String, destination: String, isToMany: Bool, deleteRule: DeleteRule, inverse: String? = nil) {
+        init(name: String, destination: String, isToMany: Bool, deleteRule: DeleteRule, inverse: String? = nil,
+             minimumModelCount: Int? = nil, maximumModelCount: Int? = nil) {
             self.name = name
             self.destination = destination
             self.isToMany = isToMany
             self.deleteRule = deleteRule
             self.inverse = inverse
+            // 0 is SwiftData's "no bound".
+            self.minimumModelCount = minimumModelCount.flatMap { $0 > 0 ? $0 : nil }
+            self.maximumModelCount = maximumModelCount.flatMap { $0 > 0 ? $0 : nil }
         }
 
         /// The identifiers a snapshot's value of this relationship names, in order.

@@ -27,25 +27,16 @@ enum SnapshotDecoding {
         .typeMismatch(type, .init(codingPath: codingPath(), debugDescription: "Expected \(T.self), found \(value)."))
     }
 
-    static func integer<I: FixedWidthInteger>(_ value: SnapshotValue, as type: I.Type, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> I {
-        let result: I?
-        switch value {
-        case .int(let v): result = I(exactly: v)
-        case .unsigned(let v): result = I(exactly: v)
-        case .double(let v): result = I(exactly: v)
-        default: result = nil
-        }
-        guard let result else { throw mismatch(type, value, codingPath()) }
-        return result
+    // The conversions are SnapshotValueConvertible's, which the @Model path uses too: one rule
+    // for what reads as what.
+    static func integer<I: FixedWidthInteger & SnapshotValueConvertible>(
+        _ value: SnapshotValue, as type: I.Type, _ codingPath: @autoclosure () -> [any CodingKey]
+    ) throws -> I {
+        do { return try I(snapshotValue: value) } catch { throw mismatch(type, value, codingPath()) }
     }
 
     static func floating(_ value: SnapshotValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Double {
-        switch value {
-        case .double(let v): return v
-        case .int(let v): return Double(v)
-        case .unsigned(let v): return Double(v)
-        default: throw mismatch(Double.self, value, codingPath())
-        }
+        do { return try Double(snapshotValue: value) } catch { throw mismatch(Double.self, value, codingPath()) }
     }
 
     static func string(_ value: SnapshotValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> String {

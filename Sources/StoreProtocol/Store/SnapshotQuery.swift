@@ -65,7 +65,7 @@ public enum SnapshotQuery {
     /// - Throws: ``DataStoreError/Code/undecodableSnapshot`` naming the model and the cause.
     public static func materialize<T: PersistentModel>(_ snapshot: some DataStoreSnapshot) throws -> T {
         do {
-            return try T.decodeDetached(snapshot.values)
+            return try T(storedValues: snapshot.values)
         } catch {
             throw DataStoreError(.undecodableSnapshot,
                 "The stored \(snapshot.persistentIdentifier) does not decode as \(T.self): \(error). "

@@ -2,7 +2,7 @@ import Foundation
 import StoreProtocol
 
 /// The benchmarks' model: `category` is indexed (1% of rows each), `value` is not (0..<10,000).
-final class BenchItem: PersistentModel {
+final class BenchItem: PersistentModel, Codable {
     var id = UUID()
     var name: String
     var category: Int

@@ -1,7 +1,7 @@
 import StoreProtocol
 
 /// What the writers save: one model per save, named by writer and sequence.
-final class HelperEntry: PersistentModel {
+final class HelperEntry: PersistentModel, Codable {
     var id: String
     var writer: Int
     var sequence: Int

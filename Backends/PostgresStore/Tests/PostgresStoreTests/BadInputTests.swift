@@ -88,7 +88,7 @@ struct BadInputTests {
         #expect(titles == ["kept"])
     }
 
-    final class ModelWithAVeryLongEntityNameThatPostgreSQLWouldCutShortAtSixtyThreeBytes: PersistentModel {
+    final class ModelWithAVeryLongEntityNameThatPostgreSQLWouldCutShortAtSixtyThreeBytes: PersistentModel, Codable {
         var id = UUID()
         static let schemaMetadata = SchemaMetadata<ModelWithAVeryLongEntityNameThatPostgreSQLWouldCutShortAtSixtyThreeBytes>(attributes: [\.id])
     }

@@ -5,7 +5,7 @@ import StoreProtocol
 import Testing
 
 /// A model with an attribute of every type a query compares, and one (`tags`) kept as JSON.
-final class PGRow: PersistentModel {
+final class PGRow: PersistentModel, Codable {
     var id = UUID()
     var name: String
     var nickname: String?

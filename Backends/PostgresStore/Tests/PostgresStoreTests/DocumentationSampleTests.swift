@@ -7,7 +7,7 @@ import Testing
 /// on the test server instead of `db.internal`.
 @Suite("Documentation sample", .enabled(if: TestServer.isConfigured))
 struct DocumentationSampleTests {
-    final class Trip: PersistentModel {
+    final class Trip: PersistentModel, Codable {
         var id = UUID()
         var name = "Iceland"
         static let schemaMetadata = SchemaMetadata<Trip>(attributes: [\.id, \.name])

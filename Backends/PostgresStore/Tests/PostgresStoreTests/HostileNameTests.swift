@@ -8,7 +8,7 @@ import Testing
 /// are Swift identifiers (non-ASCII ones): the framework names attributes by their properties,
 /// and Swift's raw identifiers (`` `a'b` ``) are not attribute names it reads, so names with
 /// quotes reach the tables' columns only in ``HostileNameTests/hostileColumnNames()``.
-final class HostileNamed: PersistentModel {
+final class HostileNamed: PersistentModel, Codable {
     var id = UUID()
     var títle: String
     var rañk: Int

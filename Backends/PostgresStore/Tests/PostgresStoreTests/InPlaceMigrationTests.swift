@@ -4,7 +4,7 @@ import StoreProtocol
 import Testing
 
 /// A trip as version 1 stores it.
-final class PGTripV1: PersistentModel {
+final class PGTripV1: PersistentModel, Codable {
     static var entityName: String { "PGTrip" }
     var id = UUID()
     var name: String
@@ -21,7 +21,7 @@ final class PGTripV1: PersistentModel {
 }
 
 /// Version 2: `name` renamed `title`, `stops` removed, `rating` added with a default, `note` added.
-final class PGTripV2: PersistentModel {
+final class PGTripV2: PersistentModel, Codable {
     static var entityName: String { "PGTrip" }
     var id = UUID()
     var title: String
@@ -40,7 +40,7 @@ final class PGTripV2: PersistentModel {
 }
 
 /// Version 2 with titles unique: a change said by rebuilding the table.
-final class PGTripUnique: PersistentModel {
+final class PGTripUnique: PersistentModel, Codable {
     static var entityName: String { "PGTrip" }
     var id = UUID()
     var title: String

@@ -5,7 +5,7 @@ import Testing
 
 /// A model with a unique and an indexed `String`: the attributes whose values PostgreSQL puts
 /// into an index.
-final class PGLabel: PersistentModel {
+final class PGLabel: PersistentModel, Codable {
     var id = UUID()
     var key: String
     var label: String
@@ -115,7 +115,7 @@ struct OpenAndLimitTests {
 }
 
 /// A model keyed by a `String`.
-final class PGKeyed: PersistentModel {
+final class PGKeyed: PersistentModel, Codable {
     var id: String
     init(id: String) { self.id = id }
     static let schemaMetadata = SchemaMetadata<PGKeyed>(attributes: [\.id])

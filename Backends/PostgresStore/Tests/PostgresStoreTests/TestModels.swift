@@ -2,7 +2,7 @@ import Foundation
 import StoreProtocol
 
 /// A model of the error tests.
-final class PGNote: PersistentModel {
+final class PGNote: PersistentModel, Codable {
     var id = UUID()
     var title: String
     var rank: Int

@@ -1,0 +1,124 @@
+import Foundation
+
+/// What a context knows of each model it tracks.
+extension ModelContext {
+    /// What the context knows of one model.
+    final class Registration {
+        enum State { case inserted, persisted, deleted }
+        /// The model, held through its own type (``ModelHolder``).
+        private let holder: any ModelHolder
+        var model: any PersistentModel { holder.model }
+        let entity: Schema.Entity
+        /// Watches a hand-written model of an `@Observable` type for changes; `nil` for other types.
+        let watch: ChangeWatch?
+        /// The per-instance state of an `@Model` model, whose changed bits say what changed since
+        /// the context last settled it; `nil` for a hand-written model.
+        let backing: ModelBacking?
+        /// Whether the model held its ``baseline`` when its ``watch`` was last armed (or, for an
+        /// `@Model` model, when its changed bits were last cleared).
+        var settledWhileArmed = false
+        /// The values last saved or fetched; `nil` for a model inserted and not yet saved.
+        var baseline: [String: SnapshotValue]?
+        var state: State
+        /// When the model became known (inserted or fetched): the order of inserts and updates.
+        let order: Int
+        /// When the model was deleted: the order of deletes.
+        var deleteOrder = 0
+
+        init(model: any PersistentModel, entity: Schema.Entity, baseline: [String: SnapshotValue]?, state: State, order: Int) {
+            func hold<Model: PersistentModel>(_ model: Model) -> any ModelHolder { TypedModelHolder(model) }
+            holder = hold(model)
+            self.entity = entity
+            backing = model.persistentBackingData
+            watch = backing == nil ? entity.observation.map { _ in ChangeWatch(model.persistentModelID) } : nil
+            self.baseline = baseline
+            self.state = state
+            self.order = order
+        }
+
+        func currentValues() throws -> [String: SnapshotValue] {
+            let values: [String: SnapshotValue]
+            do { values = try model.storedValues() } catch {
+                throw ModelContextError(.unencodableModel, "\(model.persistentModelID) could not be encoded: \(error).")
+            }
+            if let unlisted = values.keys.first(where: { !entity.attributeNameSet.contains($0) }) {
+                throw ModelContextError(.unencodableModel,
+                    "\(entity.modelType) encodes `\(unlisted)`, which its schemaMetadata does not list among its "
+                    + "attributes; list its key path, or leave it out of the model's CodingKeys if it is not stored.")
+            }
+            return values
+        }
+
+        /// Whether nothing but this registration holds the model: then no one can change it.
+        var isHeldOnlyByTheContext: Bool { holder.isUniquelyReferenced() }
+
+        /// Whether the model is stored and cannot have changed since it held its stored values:
+        /// its watch has been armed since (or its changed bits cleared), and no property was set.
+        var isSettled: Bool {
+            guard state == .persisted, settledWhileArmed else { return false }
+            if let backing { return !backing.hasChanges }
+            return watch?.isArmed == true
+        }
+
+        /// Starts watching the model (for an `@Observable` type) unless its watch is armed; the
+        /// caller says when the model is known to hold its ``baseline`` (``settledWhileArmed``).
+        func arm(log: TouchLog) {
+            guard let watch, let observation = entity.observation, !watch.isArmed else { return }
+            settledWhileArmed = false
+            watch.arm(reading: { observation.readProperties(model) }, log: log)
+        }
+
+        /// The model holds its ``baseline`` now: from here on, a property set (an `@Model`
+        /// model's changed bit, a watched model's observation) marks it changed.
+        func settle(log: TouchLog) {
+            if let backing {
+                backing.settle()
+            } else {
+                arm(log: log)
+            }
+            settledWhileArmed = true
+        }
+
+        /// The attributes and relationships whose values differ from the baseline: for an
+        /// `@Model` model settled since it held its baseline, only among the properties set since
+        /// (`changed`, its changed bits); for other models, among all.
+        /// - Complexity: one encode of the model, and a comparison of the properties set (all
+        ///   properties for a hand-written model).
+        func changedAttributes(_ current: [String: SnapshotValue], setSince changed: PropertyBitSet?) -> [String] {
+            let baseline = baseline ?? [:]
+            guard let changed, settledWhileArmed else {
+                return DefaultSnapshot(persistentIdentifier: model.persistentModelID, values: current).changedAttributes(from: baseline)
+            }
+            let names = entity.propertyNames
+            return changed.members.compactMap { index in
+                // Absent and null are the same value (a nil optional), as in changedAttributes(from:).
+                guard index < names.count, entity.attributeNameSet.contains(names[index]),
+                      (current[names[index]] ?? .null) != (baseline[names[index]] ?? .null) else { return nil }
+                return names[index]
+            }
+        }
+
+        /// Whether a persisted model's values differ from its baseline.
+        /// - Complexity: O(1) for a settled model; one encode otherwise (and for an `@Model`
+        ///   model, a comparison of the properties set only).
+        func isDirty() throws -> Bool {
+            if isSettled { return false }
+            guard state == .persisted, baseline != nil else { return state != .persisted }
+            return !changedAttributes(try currentValues(), setSince: backing?.changedProperties).isEmpty
+        }
+    }
+}
+
+/// A registered model, held through its own type: `isKnownUniquelyReferenced` needs a class type,
+/// and through `AnyObject` a debug build always answers "not unique".
+protocol ModelHolder: AnyObject {
+    var model: any PersistentModel { get }
+    func isUniquelyReferenced() -> Bool
+}
+
+final class TypedModelHolder<Model: PersistentModel>: ModelHolder {
+    private var typed: Model
+    init(_ model: Model) { typed = model }
+    var model: any PersistentModel { typed }
+    func isUniquelyReferenced() -> Bool { isKnownUniquelyReferenced(&typed) }
+}

@@ -1,0 +1,221 @@
+import Foundation
+
+/// Inserting, deleting and forgetting models, pending changes, rollback, and models by identifier.
+extension ModelContext {
+    /// Registers a new model to be inserted at the next ``save()``, with the models its
+    /// relationships hold that the context does not hold yet (a model another context tracks,
+    /// or one deleted and saved, makes ``save()`` throw; see ``processPendingChanges()``).
+    /// Inserting a registered model again does nothing; inserting a deleted one cancels its
+    /// deletion, and inserting one deleted and saved stores it again.
+    ///
+    /// A model with the id or the unique values of a stored one updates the stored one when
+    /// saved (SwiftData's upsert), and the inserted instance then stands for it (takes its id).
+    /// When this context holds the stored model, or the unique values match and the model has
+    /// relationships, the stored model (the instance held, or the one a fetch by the unique
+    /// values finds, one fetch per such insert) takes the inserted values, relationships
+    /// included: the held instance stays tracked and shows them, the stored model's former
+    /// related models stay stored and no longer name it, and the inserted instance is no longer
+    /// tracked (change the stored one). Inserting a second instance with the id of a model the
+    /// context holds makes ``save()`` throw ``DataStoreError/Code/constraintViolation`` (the
+    /// context holds one instance per id), and so does the store for a model with relationships
+    /// whose id alone matches a stored one with other related models.
+    public func insert<T: PersistentModel>(_ model: T) {
+        let id = model.persistentModelID
+        if let existing = registrations[id], existing.model === model {
+            if existing.state == .deleted { existing.state = existing.baseline == nil ? .inserted : .persisted }
+            return
+        }
+        if let existing = registrations[id], existing.state != .deleted {
+            // Replacing the registration would leave the instance the caller holds untracked:
+            // its later changes would be lost. save() refuses instead.
+            secondInstances.append(id)
+            return
+        }
+        if let owner = ModelOwnership.owner(of: model), owner.context != nil, owner.container !== container {
+            // Stored here, it would be tracked by two contexts and its changes would reach both stores.
+            foreignInserts.append(ModelContextError(.modelOfAnotherContext,
+                "\(id) is tracked by \(owner.contextDescription) of another container (its stores: "
+                + "\(Self.describeStores(of: owner.container))); inserting it here would copy it into "
+                + "\(Self.describeStores(of: container)) and leave one instance tracked by two contexts. Insert a new model "
+                + "with its values; nothing was saved."))
+            return
+        }
+        guard let entity = container.schema.entity(for: T.self) else {
+            // Unknown types are reported by save(), which can throw.
+            unknownInserts.append(T.entityName)
+            return
+        }
+        let registration = Registration(model: model, entity: entity, baseline: nil, state: .inserted, order: takeOrder())
+        registrations[id] = registration
+        if !entity.relationships.isEmpty { insertRelatedModels(from: [registration]) }
+    }
+
+
+    /// Marks a model for deletion at the next ``save()``. Deleting a model inserted since the last
+    /// save just forgets it.
+    public func delete<T: PersistentModel>(_ model: T) {
+        let id = model.persistentModelID
+        if let registration = registrations[id], registration.model === model {
+            switch registration.state {
+            case .inserted: registrations[id] = nil
+            case .persisted:
+                registration.state = .deleted
+                registration.deleteOrder = takeOrder()
+                registrations.unsettle(id)
+            case .deleted: break
+            }
+            return
+        }
+        guard let entity = container.schema.entity(for: T.self),
+              let values = try? model.storedValues() else { return }
+        let registration = Registration(model: model, entity: entity, baseline: values, state: .deleted, order: takeOrder())
+        registration.deleteOrder = registration.order
+        registrations[id] = registration
+    }
+
+    /// Deletes every stored model of a type that a predicate selects, in one transaction, and
+    /// forgets registered instances of them.
+    /// - Throws: what the store throws; ``DataStoreError/Code/readOnly`` for a read-only store.
+    public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil) throws {
+        let index = try container.storeIndex(for: T.self)
+        try requireWritable(index)
+        let store = container.stores[index]
+        try store.delete(DataStoreBatchDeleteRequest<T>(editingState: editingState, predicate: predicate))
+        for (id, registration) in registrations.byIdentifier where registration.model is T {
+            if let predicate {
+                guard let model = registration.model as? T, (try? predicate.evaluate(model)) == true else { continue }
+            }
+            registrations.forgetDeleted(id)
+        }
+    }
+
+    /// Whether a ``save()`` would change anything.
+    /// - Complexity: one encode for each inserted or deleted model, each `@Observable` model set
+    ///   since it was fetched or saved, and each other model held outside the context or let go
+    ///   since the last save (which the save forgets once compared). Unchanged `@Observable`
+    ///   models cost nothing.
+    public var hasChanges: Bool {
+        registrations.mayHaveChanged(inOrder: false).contains { (try? $0.isDirty()) ?? true }
+    }
+
+    /// Forgets stored models that are unchanged and that nothing but the context holds (no
+    /// variable, no other model's relationship): no one can change them any more, so saves and
+    /// ``hasChanges`` stop encoding them. A model changed and then let go before a save is not
+    /// lost: it is compared with its stored values here, found changed, and kept. A later fetch
+    /// makes a new instance of a forgotten model; nothing holds the old one to tell them apart.
+    ///
+    /// Called by ``save()`` only, once inverses are in step (``processPendingChanges()``): a model
+    /// let go by a relationship may still need its inverse updated by that save.
+    ///
+    /// Models that hold each other (the two sides of an inverse relationship) hold each other
+    /// outside the context's reach, and stay registered while the context lives.
+    ///
+    /// Settled `@Observable` models (unchanged, see ``RegistrationTable``) are not looked at by
+    /// every save: those the last save saved are (the models you change, save and let go), and
+    /// all of them when the context holds twice as many models as the last time it looked at
+    /// all (fetched, never changed, and let go). So a save stays O(changes) for them, and a
+    /// watched model let go is forgotten by the next save if the last one saved it, and otherwise
+    /// within a doubling of the models the context holds.
+    /// - Complexity: O(*u*) reference checks for *u* models not settled and those the last save
+    ///   saved, and one encode of each of the first that nothing else holds; amortized O(1) per
+    ///   model registered for the others.
+    func forgetModelsNoOneHolds() {
+        func forgettable(_ registration: Registration) -> Bool {
+            registration.state == .persisted && registration.isHeldOnlyByTheContext && (try? registration.isDirty()) == false
+        }
+        if registrations.count >= 2 * max(countAfterFullSweep, 512) {
+            // Forgetting a model lets go of the models its relationships hold: look again.
+            while registrations.removeAll(where: forgettable) > 0 {}
+            countAfterFullSweep = registrations.count
+        } else {
+            var looking = registrations.mayHaveChanged(inOrder: false) + lookedAtByLastSave
+            while true {
+                let forgotten = looking.filter(forgettable)
+                guard !forgotten.isEmpty else { break }
+                for registration in forgotten {
+                    let id = registration.model.persistentModelID
+                    // Not another registration made for the same identifier since.
+                    if registrations[id] === registration { registrations[id] = nil }
+                }
+                looking = registrations.mayHaveChanged(inOrder: false)
+            }
+        }
+        lookedAtByLastSave = []
+    }
+
+    /// Models inserted and not yet saved.
+    public var insertedModelsArray: [any PersistentModel] {
+        registrations.mayHaveChanged().filter { $0.state == .inserted }.map(\.model)
+    }
+
+    /// Models deleted and not yet saved.
+    public var deletedModelsArray: [any PersistentModel] {
+        registrations.mayHaveChanged(inOrder: false).filter { $0.state == .deleted }.sorted { $0.deleteOrder < $1.deleteOrder }.map(\.model)
+    }
+
+    /// Stored models changed and not yet saved.
+    public var changedModelsArray: [any PersistentModel] {
+        registrations.mayHaveChanged().filter { $0.state == .persisted && ((try? $0.isDirty()) ?? true) }.map(\.model)
+    }
+
+    /// Drops pending changes: forgets unsaved inserts, cancels deletions, and returns changed
+    /// models to their last saved values.
+    public func rollback() {
+        unknownInserts.removeAll()
+        secondInstances.removeAll()
+        foreignInserts.removeAll()
+        undo?.manager.removeAllActions()
+        undo?.checkpoint.removeAll()
+        for registration in registrations.mayHaveChanged(inOrder: false) {
+            switch registration.state {
+            case .inserted: registrations[registration.model.persistentModelID] = nil
+            case .deleted, .persisted:
+                registration.state = .persisted
+                if let baseline = registration.baseline { try? restore(registration, to: baseline) }
+            }
+        }
+        try? resolvePendingRelationships()
+    }
+
+    /// Sets a registered model's values to `values`, keeping the instance.
+    /// Its relationships are set by the next ``resolvePendingRelationships()``.
+    func restore(_ registration: Registration, to values: [String: SnapshotValue]) throws {
+        try registration.model.assignStoredValues(values)
+        registration.baseline = values
+        if !registration.entity.relationships.isEmpty {
+            pendingResolution.append(registration)
+        } else if registration.backing != nil {
+            // It holds its baseline now; the bits its assignment set are no change to save.
+            registration.settle(log: registrations.touches)
+        }
+    }
+
+    /// The registered model with this identifier, without fetching.
+    public func registeredModel<T: PersistentModel>(for identifier: PersistentIdentifier) -> T? {
+        registrations[identifier]?.model as? T
+    }
+
+    /// The model with this identifier: the registered instance, or fetched from its store.
+    /// - Throws: ``DataStoreError/Code/unknownEntity``; what the store throws.
+    public func model(for identifier: PersistentIdentifier) throws -> (any PersistentModel)? {
+        if let registration = registrations[identifier] { return registration.model }
+        guard let entity = container.schema.entity(named: identifier.entityName) else {
+            throw DataStoreError.unknownEntity(identifier.entityName, in: container.schema)
+        }
+        return try fetchOne(entity.modelType, primaryKey: identifier.primaryKey)
+    }
+
+    private func fetchOne<T: PersistentModel>(_ type: T.Type, primaryKey: SnapshotValue) throws -> T? {
+        guard let id = try? SnapshotDecoder().decode(T.ID.self, from: primaryKey) else { return nil }
+        // Spelled out: the #Predicate macro cannot type-check `$0.id == id` for a generic `T`.
+        let idKeyPath = Self.idKeyPath(of: T.self)
+        let byID = Predicate<T> { model in
+            PredicateExpressions.build_Equal(
+                lhs: PredicateExpressions.build_KeyPath(root: model, keyPath: idKeyPath),
+                rhs: PredicateExpressions.build_Arg(id))
+        }
+        var descriptor = FetchDescriptor<T>(predicate: byID)
+        descriptor.fetchLimit = 1
+        return try fetch(descriptor).first
+    }
+}

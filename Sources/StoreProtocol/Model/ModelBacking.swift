@@ -1,0 +1,208 @@
+import Observation
+
+/// The per-instance state of an `@Model` instance: its observation registrar, which of its
+/// persisted properties changed since a context last settled it, and the context tracking it.
+///
+/// The `@Model` macro gives each instance one (`let _$backingData = ModelBacking()`) and makes
+/// each persisted property's accessors call ``access(_:keyPath:)`` and
+/// ``withMutation(of:keyPath:at:_:)`` (or ``willModify(_:keyPath:at:)`` and
+/// ``didModify(_:keyPath:at:)`` around an in-place `_modify`). Public for the expansion and for code
+/// generators; an app does not call it.
+///
+/// A set costs what an `@Observable` set costs plus one bit set in a word and one branch: the
+/// first change since the model was settled also tells the tracking context (once), so that a save
+/// visits only the models that changed.
+///
+/// Not `Sendable`: a model and its backing belong to the context (and isolation) that holds them.
+public final class ModelBacking {
+    /// The registrar the accessors report to, as an `@Observable` class's does.
+    @usableFromInline let registrar = ObservationRegistrar()
+    /// The persisted properties set since the model was last settled, by index in the model's
+    /// `SchemaMetadata(properties:)`.
+    @usableFromInline var changedProperties = PropertyBitSet()
+    /// Whether the tracking context has been told of a change since it last settled the model.
+    @usableFromInline var reportedChange = false
+    /// Where the context tracking this instance logs it as changed: told of the first change
+    /// after each settle, under ``trackedIdentifier``.
+    weak var tracker: TouchLog?
+    /// The identifier the tracking context holds the model under.
+    var trackedIdentifier: PersistentIdentifier?
+    /// Models whose to-one relationship was set to this model (held weakly: they hold this
+    /// model): what a context inserting this model looks at for new models that reach it only
+    /// through their own to-one. A model may have been set to another since; the context checks.
+    var referrers: [ObjectIdentifier: WeakModel] = [:]
+
+    /// A backing with no changes, tracked by no context.
+    public init() {}
+
+    /// Reports a read of `keyPath` to observation (`withObservationTracking`).
+    @inlinable
+    public func access<M: PersistentModel & Observable, V>(_ model: M, keyPath: KeyPath<M, V>) {
+        registrar.access(model, keyPath: keyPath)
+    }
+
+    /// Runs `mutation` (the set of the property at `keyPath`, index `index`) as an observed
+    /// mutation, and records the property as changed.
+    @inlinable
+    public func withMutation<M: PersistentModel & Observable, V, T>(
+        of model: M, keyPath: KeyPath<M, V>, at index: Int, _ mutation: () throws -> T
+    ) rethrows -> T {
+        markChanged(index)
+        return try registrar.withMutation(of: model, keyPath: keyPath, mutation)
+    }
+
+    /// The start of an in-place modification (`trip.tags.append(x)`) of the property at
+    /// `keyPath`: observers' `willSet` side, and the property recorded as changed.
+    @inlinable
+    public func willModify<M: PersistentModel & Observable, V>(_ model: M, keyPath: KeyPath<M, V>, at index: Int) {
+        markChanged(index)
+        registrar.willSet(model, keyPath: keyPath)
+    }
+
+    /// The end of an in-place modification: observers' `didSet` side.
+    @inlinable
+    public func didModify<M: PersistentModel & Observable, V>(_ model: M, keyPath: KeyPath<M, V>, at index: Int) {
+        registrar.didSet(model, keyPath: keyPath)
+    }
+
+    /// A to-one relationship set: as ``withMutation(of:keyPath:at:_:)``, and the related model's
+    /// backing notes this model as one that refers to it, so that a context inserting the related
+    /// model inserts this one too (`item.trip = trip; context.insert(trip)` saves `item`).
+    @inlinable
+    public func withMutation<M: PersistentModel & Observable, D: PersistentModel, T>(
+        of model: M, keyPath: KeyPath<M, D?>, at index: Int, _ mutation: () throws -> T
+    ) rethrows -> T {
+        markChanged(index)
+        let result = try registrar.withMutation(of: model, keyPath: keyPath, mutation)
+        noteReferrer(model, keyPath: keyPath)
+        return result
+    }
+
+    /// The end of an in-place modification of a to-one relationship: as
+    /// ``didModify(_:keyPath:at:)``, noting the referrer as a set does.
+    @inlinable
+    public func didModify<M: PersistentModel & Observable, D: PersistentModel>(_ model: M, keyPath: KeyPath<M, D?>, at index: Int) {
+        registrar.didSet(model, keyPath: keyPath)
+        noteReferrer(model, keyPath: keyPath)
+    }
+
+    /// Tells the model `model` now refers to through `keyPath` that `model` does.
+    @usableFromInline
+    func noteReferrer<M: PersistentModel, D: PersistentModel>(_ model: M, keyPath: KeyPath<M, D?>) {
+        guard let destination = model[keyPath: keyPath]?.persistentBackingData, destination !== self else { return }
+        destination.referrers[ObjectIdentifier(model)] = WeakModel(model: model)
+    }
+
+    /// Records the property at `index` as changed; the first change since the model was settled
+    /// is reported to the tracking context.
+    /// - Complexity: O(1) (amortized for indices from 64 on).
+    @inlinable
+    public func markChanged(_ index: Int) {
+        changedProperties.insert(index)
+        if !reportedChange { reportFirstChange() }
+    }
+
+    @usableFromInline
+    func reportFirstChange() {
+        reportedChange = true
+        if let tracker, let trackedIdentifier { tracker.append(trackedIdentifier) }
+    }
+
+    /// Whether any persisted property was set since the model was last settled.
+    public var hasChanges: Bool { !changedProperties.isEmpty }
+
+    /// Whether the property at `index` was set since the model was last settled.
+    public func isChanged(_ index: Int) -> Bool { changedProperties.contains(index) }
+
+    /// Forgets the changes: the model's values are now what its context knows as stored.
+    func settle() {
+        changedProperties.removeAll()
+        reportedChange = false
+    }
+
+    /// The changes since the last settle, forgotten here (``settle()``): what a save reads before
+    /// it reads the model's values.
+    func takeChanges() -> PropertyBitSet {
+        defer { settle() }
+        return changedProperties
+    }
+
+    /// Records `changes` again (a save that took them did not reach the store).
+    func restoreChanges(_ changes: PropertyBitSet) {
+        guard !changes.isEmpty else { return }
+        changedProperties.formUnion(changes)
+        if !reportedChange { reportFirstChange() }
+    }
+
+    /// Starts reporting changes to `log`, under `identifier`.
+    func track(by log: TouchLog, as identifier: PersistentIdentifier) {
+        tracker = log
+        trackedIdentifier = identifier
+    }
+
+    /// Stops reporting changes to `log`, if it is the one reported to.
+    func stopTracking(by log: TouchLog) {
+        guard tracker === log else { return }
+        tracker = nil
+        trackedIdentifier = nil
+    }
+}
+
+/// A model held weakly.
+struct WeakModel {
+    weak var model: (any PersistentModel)?
+}
+
+/// A set of small non-negative integers: one machine word for the first 64, words beyond.
+@usableFromInline
+struct PropertyBitSet {
+    @usableFromInline var low: UInt64 = 0
+    @usableFromInline var high: [UInt64] = []
+
+    @inlinable init() {}
+
+    @inlinable
+    mutating func insert(_ index: Int) {
+        if index < 64 {
+            low |= 1 &<< UInt64(truncatingIfNeeded: index)
+        } else {
+            insertHigh(index)
+        }
+    }
+
+    @usableFromInline
+    mutating func insertHigh(_ index: Int) {
+        let word = index / 64 - 1
+        if high.count <= word { high.append(contentsOf: repeatElement(0, count: word + 1 - high.count)) }
+        high[word] |= 1 &<< UInt64(index % 64)
+    }
+
+    func contains(_ index: Int) -> Bool {
+        guard index >= 0 else { return false }
+        if index < 64 { return low & (1 &<< UInt64(index)) != 0 }
+        let word = index / 64 - 1
+        return word < high.count && high[word] & (1 &<< UInt64(index % 64)) != 0
+    }
+
+    var isEmpty: Bool { low == 0 && high.allSatisfy { $0 == 0 } }
+
+    mutating func formUnion(_ other: PropertyBitSet) {
+        low |= other.low
+        if high.count < other.high.count { high.append(contentsOf: repeatElement(0, count: other.high.count - high.count)) }
+        for (word, bits) in other.high.enumerated() { high[word] |= bits }
+    }
+
+    mutating func removeAll() {
+        low = 0
+        high.removeAll()
+    }
+
+    /// The members, ascending.
+    var members: [Int] {
+        var result: [Int] = []
+        for (offset, word) in ([low] + high).enumerated() where word != 0 {
+            for bit in 0..<64 where word & (1 &<< UInt64(bit)) != 0 { result.append(offset * 64 + bit) }
+        }
+        return result
+    }
+}
