@@ -148,19 +148,19 @@ let package = Package(
         .target(name: "MemoryStore", dependencies: ["StoreProtocol", "StoreBuildingBlocks"], swiftSettings: swiftSettings),
         .target(name: "JSONStore", dependencies: ["StoreProtocol", "StoreBuildingBlocks", "StoreFiles"], swiftSettings: swiftSettings),
         .target(name: "LogStore", dependencies: ["StoreProtocol", "StoreBuildingBlocks", "StoreFiles"], swiftSettings: swiftSettings),
-        .target(name: "StoreConformance", dependencies: ["StoreProtocol"], swiftSettings: swiftSettings),
+        .target(name: "StoreConformance", dependencies: ["DataStores", "StoreProtocol"], swiftSettings: swiftSettings),
 
         // The example: the talk's unread-trips feature on the command line.
         .executableTarget(
-            name: "trips", dependencies: ["StoreProtocol", "StoreFiles", "JSONStore", "LogStore", "MemoryStore"],
+            name: "trips", dependencies: ["DataStores", "StoreProtocol", "StoreFiles", "JSONStore", "LogStore", "MemoryStore"],
             swiftSettings: swiftSettings),
 
         // A child process for tests that need a second process (crash and multi-process tests).
-        .executableTarget(name: "StoreTestHelper", dependencies: ["StoreProtocol", "JSONStore", "LogStore", "StoreTestSupport"], swiftSettings: swiftSettings),
+        .executableTarget(name: "StoreTestHelper", dependencies: ["DataStores", "StoreProtocol", "JSONStore", "LogStore", "StoreTestSupport"], swiftSettings: swiftSettings),
 
         // The harnesses the tests and StoreTestHelper share: power-loss simulator, damaged files,
         // stress runs, child processes. Under Sources/ because an executable uses it.
-        .target(name: "StoreTestSupport", dependencies: ["StoreProtocol", "StoreFiles"], swiftSettings: swiftSettings),
+        .target(name: "StoreTestSupport", dependencies: ["DataStores", "StoreProtocol", "StoreFiles"], swiftSettings: swiftSettings),
 
         // The macros' expansions, in process (the macro types called directly, compared as text).
         macroTestTarget,
@@ -173,33 +173,33 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "StoreProtocolTests",
-            dependencies: ["StoreProtocol", "StoreBuildingBlocks", "MemoryStore", "StoreTestSupport"],
+            dependencies: ["DataStores", "StoreProtocol", "StoreBuildingBlocks", "MemoryStore", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "StoreBuildingBlocksTests",
-            dependencies: ["StoreBuildingBlocks", "StoreProtocol", "StoreFiles", "StoreTestSupport"],
+            dependencies: ["DataStores", "StoreBuildingBlocks", "StoreProtocol", "StoreFiles", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "StoreFilesTests",
-            dependencies: ["StoreFiles", "StoreProtocol", "StoreTestSupport"],
+            dependencies: ["DataStores", "StoreFiles", "StoreProtocol", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "MemoryStoreTests",
-            dependencies: ["MemoryStore", "StoreProtocol", "StoreTestSupport"],
+            dependencies: ["DataStores", "MemoryStore", "StoreProtocol", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "JSONStoreTests",
-            dependencies: ["JSONStore", "StoreProtocol", "StoreBuildingBlocks", "StoreFiles", "StoreTestHelper", "StoreTestSupport"],
+            dependencies: ["DataStores", "JSONStore", "StoreProtocol", "StoreBuildingBlocks", "StoreFiles", "StoreTestHelper", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "LogStoreTests",
-            dependencies: ["LogStore", "StoreProtocol", "StoreBuildingBlocks", "StoreFiles", "StoreTestHelper", "StoreTestSupport"],
+            dependencies: ["DataStores", "LogStore", "StoreProtocol", "StoreBuildingBlocks", "StoreFiles", "StoreTestHelper", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         // ModelContainer over several stores: the store registry and locations, history across
         // stores, history updates (one from a StoreTestHelper process) and history consumers.
         .testTarget(
             name: "ContainerTests",
-            dependencies: ["StoreProtocol", "StoreFiles", "JSONStore", "LogStore", "MemoryStore", "StoreTestHelper", "StoreTestSupport",
+            dependencies: ["DataStores", "StoreProtocol", "StoreFiles", "JSONStore", "LogStore", "MemoryStore", "StoreTestHelper", "StoreTestSupport",
                            "StoreConformance"],
             swiftSettings: swiftSettings),
         // The example's command, run as processes.
@@ -210,11 +210,11 @@ let package = Package(
         // Deliberately broken stores that the conformance suite must fail.
         .testTarget(
             name: "ConformanceNegativeControls",
-            dependencies: ["StoreConformance", "StoreProtocol", "StoreBuildingBlocks", "MemoryStore", "JSONStore"],
+            dependencies: ["DataStores", "StoreConformance", "StoreProtocol", "StoreBuildingBlocks", "MemoryStore", "JSONStore"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["StoreConformance", "StoreProtocol", "MemoryStore", "JSONStore", "LogStore", "StoreTestSupport"],
+            dependencies: ["DataStores", "StoreConformance", "StoreProtocol", "MemoryStore", "JSONStore", "LogStore", "StoreTestSupport"],
             path: "Tests/Conformance",
             swiftSettings: swiftSettings),
     ],
