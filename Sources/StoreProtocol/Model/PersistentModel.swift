@@ -45,6 +45,10 @@ public protocol PersistentModel: AnyObject, Hashable, Identifiable where ID: Cod
     static var schemaMetadata: SchemaMetadata<SchemaModel> { get }
     /// The name stores use for this model's entity; the type name unless you override it.
     static var entityName: String { get }
+    /// The entity name this model's data was stored under before, `nil` (the default) when it
+    /// was not renamed: a lightweight migration renames the entity, keeping its rows and history.
+    /// An `@Model` class says it by declaring `static var originalEntityName: String? { "Old" }`.
+    static var originalEntityName: String? { get }
     /// The per-instance state of an `@Model` instance (observation, changed properties); `nil`
     /// for a hand-written `Codable` model, which the context tracks by comparing snapshots.
     var persistentBackingData: ModelBacking? { get }
@@ -66,6 +70,7 @@ public protocol PersistentModel: AnyObject, Hashable, Identifiable where ID: Cod
 
 extension PersistentModel {
     public static var entityName: String { TypeNames.name(of: Self.self) }
+    public static var originalEntityName: String? { nil }
 
     /// ``schemaMetadata`` as the metadata of this very type; `nil` for a subclass of a model,
     /// whose metadata is its superclass's.

@@ -176,7 +176,7 @@ extension Schema {
             }
             name = Model.entityName
             modelType = type
-            originalName = metadata.originalEntityName
+            originalName = Model.originalEntityName ?? metadata.originalEntityName
             var options: [String: [AttributeOption<Model>.Kind]] = [:]
             for option in metadata.attributeOptions {
                 guard let name = attributes.name(of: option.keyPath) else {
