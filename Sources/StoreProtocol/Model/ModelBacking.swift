@@ -5,8 +5,8 @@ import Observation
 ///
 /// The `@Model` macro gives each instance one (`let _$backingData = ModelBacking()`) and makes
 /// each persisted property's accessors call ``access(_:keyPath:)`` and
-/// ``withMutation(of:keyPath:at:_:)`` (or ``willModify(_:keyPath:at:)`` and
-/// ``didModify(_:keyPath:at:)`` around an in-place `_modify`). Public for the expansion and for code
+/// `withMutation(of:keyPath:at:_:)` (or ``willModify(_:keyPath:at:)`` and
+/// `didModify(_:keyPath:at:)` around an in-place `_modify`). Public for the expansion and for code
 /// generators; an app does not call it.
 ///
 /// A set costs what an `@Observable` set costs plus one bit set in a word and one branch: the
@@ -65,7 +65,7 @@ public final class ModelBacking {
         registrar.didSet(model, keyPath: keyPath)
     }
 
-    /// A to-one relationship set: as ``withMutation(of:keyPath:at:_:)``, and the related model's
+    /// A to-one relationship set: as `withMutation(of:keyPath:at:_:)`, and the related model's
     /// backing notes this model as one that refers to it, so that a context inserting the related
     /// model inserts this one too (`item.trip = trip; context.insert(trip)` saves `item`).
     @inlinable
@@ -79,7 +79,7 @@ public final class ModelBacking {
     }
 
     /// The end of an in-place modification of a to-one relationship: as
-    /// ``didModify(_:keyPath:at:)``, noting the referrer as a set does.
+    /// `didModify(_:keyPath:at:)`, noting the referrer as a set does.
     @inlinable
     public func didModify<M: PersistentModel & Observable, D: PersistentModel>(_ model: M, keyPath: KeyPath<M, D?>, at index: Int) {
         registrar.didSet(model, keyPath: keyPath)
