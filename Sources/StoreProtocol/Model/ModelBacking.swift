@@ -17,11 +17,14 @@ import Observation
 public final class ModelBacking {
     /// The registrar the accessors report to, as an `@Observable` class's does.
     @usableFromInline let registrar = ObservationRegistrar()
+    // Unchecked exclusivity: each access is a short non-reentrant read or write (no callback runs
+    // during one), and the dynamic check cost a set about a third more than an @Observable set
+    // (callgrind: 999 against 741 instructions per set and get; 778 without it).
     /// The persisted properties set since the model was last settled, by index in the model's
     /// `SchemaMetadata(properties:)`.
-    @usableFromInline var changedProperties = PropertyBitSet()
+    @exclusivity(unchecked) @usableFromInline var changedProperties = PropertyBitSet()
     /// Whether the tracking context has been told of a change since it last settled the model.
-    @usableFromInline var reportedChange = false
+    @exclusivity(unchecked) @usableFromInline var reportedChange = false
     /// Where the context tracking this instance logs it as changed: told of the first change
     /// after each settle, under ``trackedIdentifier``.
     weak var tracker: TouchLog?
