@@ -97,10 +97,12 @@ public final class ModelBacking {
     }
 
     /// Records the property at `index` as changed; the first change since the model was settled
-    /// is reported to the tracking context.
+    /// is reported to the tracking context. A negative index (an `@Attribute(.ephemeral)`
+    /// property: observed, never stored) is no change to save.
     /// - Complexity: O(1) (amortized for indices from 64 on).
     @inlinable
     public func markChanged(_ index: Int) {
+        guard index >= 0 else { return }
         changedProperties.insert(index)
         if !reportedChange { reportFirstChange() }
     }
