@@ -13,7 +13,7 @@ struct ModelMembers {
     var declarations: [DeclSyntax] {
         var declarations: [DeclSyntax] = [
             "@Transient public let _$backingData = StoreProtocol.ModelBacking()",
-            "public var persistentBackingData: StoreProtocol.ModelBacking? { _$backingData }",
+            "public var persistentBackingData: StoreProtocol.ModelBacking { _$backingData }",
         ]
         if model.generatesID {
             declarations.append("public private(set) var id = Foundation.UUID()")

@@ -77,7 +77,7 @@ class HandTrip {
 
     // member role
     public let _$backingData = StoreProtocol.ModelBacking()
-    public var persistentBackingData: StoreProtocol.ModelBacking? { _$backingData }
+    public var persistentBackingData: StoreProtocol.ModelBacking { _$backingData }
     public private(set) var id = Foundation.UUID()
     public static let schemaMetadata = StoreProtocol.SchemaMetadata<HandTrip>(
         properties: [
@@ -168,7 +168,7 @@ class HandItem {
     init(_ title: String) { self.title = title }
 
     public let _$backingData = StoreProtocol.ModelBacking()
-    public var persistentBackingData: StoreProtocol.ModelBacking? { _$backingData }
+    public var persistentBackingData: StoreProtocol.ModelBacking { _$backingData }
     public private(set) var id = Foundation.UUID()
     public static let schemaMetadata = StoreProtocol.SchemaMetadata<HandItem>(
         properties: [
@@ -240,7 +240,7 @@ class HandLodging {
     init(_ hotel: String) { self.hotel = hotel }
 
     public let _$backingData = StoreProtocol.ModelBacking()
-    public var persistentBackingData: StoreProtocol.ModelBacking? { _$backingData }
+    public var persistentBackingData: StoreProtocol.ModelBacking { _$backingData }
     public private(set) var id = Foundation.UUID()
     public static let schemaMetadata = StoreProtocol.SchemaMetadata<HandLodging>(
         properties: [
@@ -309,7 +309,7 @@ class HandBag {
     init(_ label: String) { self.label = label }
 
     public let _$backingData = StoreProtocol.ModelBacking()
-    public var persistentBackingData: StoreProtocol.ModelBacking? { _$backingData }
+    public var persistentBackingData: StoreProtocol.ModelBacking { _$backingData }
     public private(set) var id = Foundation.UUID()
     public static let schemaMetadata = StoreProtocol.SchemaMetadata<HandBag>(
         properties: [
@@ -367,7 +367,7 @@ class HandShelf {
     init() {}
 
     public let _$backingData = StoreProtocol.ModelBacking()
-    public var persistentBackingData: StoreProtocol.ModelBacking? { _$backingData }
+    public var persistentBackingData: StoreProtocol.ModelBacking { _$backingData }
     public private(set) var id = Foundation.UUID()
     public static let schemaMetadata = StoreProtocol.SchemaMetadata<HandShelf>(
         properties: [
@@ -422,7 +422,7 @@ class HandBook {
     init(_ title: String) { self.title = title }
 
     public let _$backingData = StoreProtocol.ModelBacking()
-    public var persistentBackingData: StoreProtocol.ModelBacking? { _$backingData }
+    public var persistentBackingData: StoreProtocol.ModelBacking { _$backingData }
     public private(set) var id = Foundation.UUID()
     public static let schemaMetadata = StoreProtocol.SchemaMetadata<HandBook>(
         properties: [

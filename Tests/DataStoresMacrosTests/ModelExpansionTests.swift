@@ -125,7 +125,7 @@ import Testing
 
             public let _$backingData = StoreProtocol.ModelBacking()
 
-            public var persistentBackingData: StoreProtocol.ModelBacking? {
+            public var persistentBackingData: StoreProtocol.ModelBacking {
                 _$backingData
             }
 
@@ -268,7 +268,7 @@ import Testing
 
             public let _$backingData = StoreProtocol.ModelBacking()
 
-            public var persistentBackingData: StoreProtocol.ModelBacking? {
+            public var persistentBackingData: StoreProtocol.ModelBacking {
                 _$backingData
             }
 

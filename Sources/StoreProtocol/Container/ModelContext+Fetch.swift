@@ -215,7 +215,7 @@ extension ModelContext {
         registrations[model.persistentModelID] = registration
         if entity.relationships.isEmpty {
             // Decoded from its stored values just now. (Otherwise: once its relationships are set.)
-            registration.settle(log: registrations.touches)
+            registration.settle()
         } else {
             pendingResolution.append(registration)
         }

@@ -9,13 +9,10 @@ extension ModelContext {
         private let holder: any ModelHolder
         var model: any PersistentModel { holder.model }
         let entity: Schema.Entity
-        /// Watches a hand-written model of an `@Observable` type for changes; `nil` for other types.
-        let watch: ChangeWatch?
-        /// The per-instance state of an `@Model` model, whose changed bits say what changed since
-        /// the context last settled it; `nil` for a hand-written model.
-        let backing: ModelBacking?
-        /// Whether the model held its ``baseline`` when its ``watch`` was last armed (or, for an
-        /// `@Model` model, when its changed bits were last cleared).
+        /// The per-instance state of the model, whose changed bits say what changed since the
+        /// context last settled it.
+        let backing: ModelBacking
+        /// Whether the model held its ``baseline`` when its changed bits were last cleared.
         var settledWhileArmed = false
         /// The values last saved or fetched; `nil` for a model inserted and not yet saved.
         var baseline: [String: SnapshotValue]?
@@ -30,7 +27,6 @@ extension ModelContext {
             holder = hold(model)
             self.entity = entity
             backing = model.persistentBackingData
-            watch = backing == nil ? entity.observation.map { _ in ChangeWatch(model.persistentModelID) } : nil
             self.baseline = baseline
             self.state = state
             self.order = order
@@ -43,8 +39,8 @@ extension ModelContext {
             }
             if let unlisted = values.keys.first(where: { !entity.attributeNameSet.contains($0) }) {
                 throw ModelContextError(.unencodableModel,
-                    "\(entity.modelType) encodes `\(unlisted)`, which its schemaMetadata does not list among its "
-                    + "attributes; list its key path, or leave it out of the model's CodingKeys if it is not stored.")
+                    "\(entity.modelType)'s storedValues() gives `\(unlisted)`, which its schemaMetadata does not list "
+                    + "among its properties; list it there, or leave it out of storedValues() if it is not stored.")
             }
             return values
         }
@@ -53,37 +49,22 @@ extension ModelContext {
         var isHeldOnlyByTheContext: Bool { holder.isUniquelyReferenced() }
 
         /// Whether the model is stored and cannot have changed since it held its stored values:
-        /// its watch has been armed since (or its changed bits cleared), and no property was set.
-        var isSettled: Bool {
-            guard state == .persisted, settledWhileArmed else { return false }
-            if let backing { return !backing.hasChanges }
-            return watch?.isArmed == true
-        }
+        /// its changed bits were cleared since, and no property was set.
+        var isSettled: Bool { state == .persisted && settledWhileArmed && !backing.hasChanges }
 
-        /// Starts watching the model (for an `@Observable` type) unless its watch is armed; the
-        /// caller says when the model is known to hold its ``baseline`` (``settledWhileArmed``).
-        func arm(log: TouchLog) {
-            guard let watch, let observation = entity.observation, !watch.isArmed else { return }
-            settledWhileArmed = false
-            watch.arm(reading: { observation.readProperties(model) }, log: log)
-        }
-
-        /// The model holds its ``baseline`` now: from here on, a property set (an `@Model`
-        /// model's changed bit, a watched model's observation) marks it changed.
-        func settle(log: TouchLog) {
-            if let backing {
-                backing.settle()
-            } else {
-                arm(log: log)
-            }
+        /// The model holds its ``baseline`` now: from here on, a property set (its changed bit)
+        /// marks it changed.
+        func settle() {
+            backing.settle()
             settledWhileArmed = true
         }
 
-        /// The attributes and relationships whose values differ from the baseline: for an
-        /// `@Model` model settled since it held its baseline, only among the properties set since
-        /// (`changed`, its changed bits); for other models, among all.
-        /// - Complexity: one encode of the model, and a comparison of the properties set (all
-        ///   properties for a hand-written model).
+        /// The attributes and relationships whose values differ from the baseline: for a model
+        /// settled since it held its baseline, only among the properties set since (`changed`, its
+        /// changed bits); for one not settled since (given other values by an upsert or a
+        /// collision), among all.
+        /// - Complexity: a comparison of the properties set (all properties for a model not
+        ///   settled since).
         func changedAttributes(_ current: [String: SnapshotValue], setSince changed: PropertyBitSet?) -> [String] {
             let baseline = baseline ?? [:]
             guard let changed, settledWhileArmed else {
@@ -99,12 +80,12 @@ extension ModelContext {
         }
 
         /// Whether a persisted model's values differ from its baseline.
-        /// - Complexity: O(1) for a settled model; one encode otherwise (and for an `@Model`
-        ///   model, a comparison of the properties set only).
+        /// - Complexity: O(1) for a settled model; one encode and a comparison of the properties
+        ///   set otherwise.
         func isDirty() throws -> Bool {
             if isSettled { return false }
             guard state == .persisted, baseline != nil else { return state != .persisted }
-            return !changedAttributes(try currentValues(), setSince: backing?.changedProperties).isEmpty
+            return !changedAttributes(try currentValues(), setSince: backing.changedProperties).isEmpty
         }
     }
 }

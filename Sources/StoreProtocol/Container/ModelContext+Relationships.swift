@@ -65,7 +65,7 @@ extension ModelContext {
         }
         if pruned { registration.baseline = baseline }
         // It now holds its stored values, attributes and relationships alike.
-        registration.settle(log: registrations.touches)
+        registration.settle()
     }
 
     /// Fetches and registers the stored models of `type` with these primary keys, in one store
@@ -134,14 +134,12 @@ extension ModelContext {
     /// copied into this context's store, or tracked twice), another instance of a model this
     /// context holds, a model deleted from its store.
     ///
-    /// A new `@Model` model whose only link is its own to-one (`child.parent = parent` with only
-    /// `parent` inserted) is found too: the setter told `parent`'s backing. A hand-written model
-    /// can be found only through the relationships of models the context holds, since a plain
-    /// property tells no one it was set; insert it, or add it to the to-many side.
+    /// A new model whose only link is its own to-one (`child.parent = parent` with only `parent`
+    /// inserted) is found too: the setter told `parent`'s backing.
     @discardableResult
     func insertRelatedModels(from start: [Registration]? = nil) -> [ModelContextError] {
         var pending = (start ?? registrations.mayHaveChanged()).filter {
-            $0.state != .deleted && (!$0.entity.relationships.isEmpty || $0.backing?.referrers.isEmpty == false)
+            $0.state != .deleted && (!$0.entity.relationships.isEmpty || !$0.backing.referrers.isEmpty)
         }
         var refusals: [ModelContextError] = []
         while let registration = pending.popLast() {
@@ -179,7 +177,8 @@ extension ModelContext {
     /// refusal messages).
     private func newReferrers(of registration: Registration) -> [(model: any PersistentModel, relationship: Schema.Relationship,
                                                                   registration: Registration)] {
-        guard let backing = registration.backing, !backing.referrers.isEmpty else { return [] }
+        let backing = registration.backing
+        guard !backing.referrers.isEmpty else { return [] }
         var found: [(model: any PersistentModel, relationship: Schema.Relationship, registration: Registration)] = []
         for (key, weak) in backing.referrers {
             guard let referrer = weak.model else {
@@ -203,7 +202,7 @@ extension ModelContext {
                          of owner: Registration) -> ModelContextError? {
         let id = member.persistentModelID
         let place = "\(owner.model.persistentModelID)'s relationship `\(relationship.name)`"
-        let other = ModelOwnership.owner(of: member)
+        let other = ModelOwner.of(member)
         let here = "this ModelContext (\(editingID)\(author.map { ", author '\($0)'" } ?? ""))"
         if let other, other.context == nil {
             let store = other.container === container ? "this container's store" : "the store of another container (\(Self.describeStores(of: other.container)))"

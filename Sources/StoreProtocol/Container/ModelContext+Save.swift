@@ -80,17 +80,13 @@ extension ModelContext {
         for registration in registrations.mayHaveChanged() {
             let storeIndex = try container.storeIndex(forEntityNamed: registration.entity.name)
             let id = registration.model.persistentModelID
-            // Watched from before the values are read: a change made after (by a willSave
-            // observer, say) disarms the watch (or sets a changed bit), so the saved model is not
-            // taken as settled.
+            // Taken before the values are read: a change made after (by a willSave observer,
+            // say) sets a changed bit again, so the saved model is not taken as settled.
             var setSince: PropertyBitSet?
-            if registration.state != .deleted, let backing = registration.backing {
-                let changes = backing.takeChanges()
-                taken[storeIndex, default: []].append((backing, changes))
+            if registration.state != .deleted {
+                let changes = registration.backing.takeChanges()
+                taken[storeIndex, default: []].append((registration.backing, changes))
                 setSince = changes
-                lookedAtByLastSave.append(registration)
-            } else if registration.state != .deleted, registration.watch != nil {
-                registration.arm(log: registrations.touches)
                 lookedAtByLastSave.append(registration)
             }
             if registration.state != .deleted { modelsEncodedByLastSave += 1 }
@@ -191,7 +187,7 @@ extension ModelContext {
             let id = snapshot.persistentIdentifier
             registration.state = .persisted
             registration.baseline = snapshot.values
-            registration.settledWhileArmed = true   // armed before its values were read
+            registration.settledWhileArmed = true   // its changes taken before its values were read
             guard let storedID = result.remappedIdentifiers[id] else { continue }
             // A unique-constraint collision: this instance now stands for the stored model.
             registrations[id] = nil
@@ -208,7 +204,7 @@ extension ModelContext {
         for (registration, snapshot) in plan.updated {
             let stored = result.snapshotsToReregister[snapshot.persistentIdentifier]?.values
             registration.baseline = stored ?? snapshot.values
-            // Armed before its values were read; values the store changed are compared again.
+            // Its changes taken before its values were read; values the store changed are compared again.
             registration.settledWhileArmed = stored == nil
         }
         for (_, snapshot) in plan.deleted { registrations.forgetDeleted(snapshot.persistentIdentifier) }

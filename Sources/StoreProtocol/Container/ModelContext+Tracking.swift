@@ -31,7 +31,7 @@ extension ModelContext {
             secondInstances.append(id)
             return
         }
-        if let owner = ModelOwnership.owner(of: model), owner.context != nil, owner.container !== container {
+        if let owner = ModelOwner.of(model), owner.context != nil, owner.container !== container {
             // Stored here, it would be tracked by two contexts and its changes would reach both stores.
             foreignInserts.append(ModelContextError(.modelOfAnotherContext,
                 "\(id) is tracked by \(owner.contextDescription) of another container (its stores: "
@@ -90,19 +90,17 @@ extension ModelContext {
     }
 
     /// Whether a ``save()`` would change anything.
-    /// - Complexity: one encode for each inserted or deleted model, each `@Observable` model set
-    ///   since it was fetched or saved, and each other model held outside the context or let go
-    ///   since the last save (which the save forgets once compared). Unchanged `@Observable`
-    ///   models cost nothing.
+    /// - Complexity: one encode for each inserted or deleted model and each model set since it
+    ///   was fetched or saved. Unchanged models cost nothing.
     public var hasChanges: Bool {
         registrations.mayHaveChanged(inOrder: false).contains { (try? $0.isDirty()) ?? true }
     }
 
     /// Forgets stored models that are unchanged and that nothing but the context holds (no
-    /// variable, no other model's relationship): no one can change them any more, so saves and
-    /// ``hasChanges`` stop encoding them. A model changed and then let go before a save is not
-    /// lost: it is compared with its stored values here, found changed, and kept. A later fetch
-    /// makes a new instance of a forgotten model; nothing holds the old one to tell them apart.
+    /// variable, no other model's relationship): no one can change them any more. A model
+    /// changed and then let go before a save is not lost: its changed bits say so, and it is
+    /// kept. A later fetch makes a new instance of a forgotten model; nothing holds the old one
+    /// to tell them apart.
     ///
     /// Called by ``save()`` only, once inverses are in step (``processPendingChanges()``): a model
     /// let go by a relationship may still need its inverse updated by that save.
@@ -110,15 +108,14 @@ extension ModelContext {
     /// Models that hold each other (the two sides of an inverse relationship) hold each other
     /// outside the context's reach, and stay registered while the context lives.
     ///
-    /// Settled `@Observable` models (unchanged, see ``RegistrationTable``) are not looked at by
-    /// every save: those the last save saved are (the models you change, save and let go), and
-    /// all of them when the context holds twice as many models as the last time it looked at
-    /// all (fetched, never changed, and let go). So a save stays O(changes) for them, and a
-    /// watched model let go is forgotten by the next save if the last one saved it, and otherwise
-    /// within a doubling of the models the context holds.
+    /// Settled models (unchanged, see ``RegistrationTable``) are not looked at by every save:
+    /// those the last save saved are (the models you change, save and let go), and all of them
+    /// when the context holds twice as many models as the last time it looked at all (fetched,
+    /// never changed, and let go). So a save stays O(changes), and a model let go is forgotten by
+    /// the next save if the last one saved it, and otherwise within a doubling of the models the
+    /// context holds.
     /// - Complexity: O(*u*) reference checks for *u* models not settled and those the last save
-    ///   saved, and one encode of each of the first that nothing else holds; amortized O(1) per
-    ///   model registered for the others.
+    ///   saved; amortized O(1) per model registered for the others.
     func forgetModelsNoOneHolds() {
         func forgettable(_ registration: Registration) -> Bool {
             registration.state == .persisted && registration.isHeldOnlyByTheContext && (try? registration.isDirty()) == false
@@ -184,9 +181,9 @@ extension ModelContext {
         registration.baseline = values
         if !registration.entity.relationships.isEmpty {
             pendingResolution.append(registration)
-        } else if registration.backing != nil {
+        } else {
             // It holds its baseline now; the bits its assignment set are no change to save.
-            registration.settle(log: registrations.touches)
+            registration.settle()
         }
     }
 

@@ -3,36 +3,33 @@ import Foundation
 /// The models a context knows, by identifier, and which of them may differ from their stored
 /// values.
 ///
-/// A registration is *settled* when it is a stored model watched by an armed ``ChangeWatch``
+/// A registration is *settled* when it is a stored model whose backing has had no property set
 /// since the context last saw it hold its stored values (``ModelContext/Registration/isSettled``):
 /// it cannot have changed, so saves skip it. Every other registration's identifier is kept in
-/// `unsettled`, or in the touch log its watch appends to when its model changes. So
-/// ``mayHaveChanged()`` costs what may have changed, not what the context holds: models of a type
-/// that is not `@Observable` are never settled and are looked at by every save, as before.
+/// `unsettled`, or in the touch log its backing appends to on its first change. So
+/// ``mayHaveChanged()`` costs what may have changed, not what the context holds.
 ///
-/// Every model it holds is recorded as this context's in ``ModelOwnership``, and released when
-/// the table lets it go.
+/// Every model it holds is tracked by its ``touches`` log (the model's backing says so to other
+/// contexts, ``ModelOwner``), and released when the table lets it go.
 struct RegistrationTable {
     typealias Registration = ModelContext.Registration
 
-    /// The context's ``ModelContext/editingID``, under which ``ModelOwnership`` records its models.
-    let context: UUID
-    /// The context's author, for ``ModelOwnership``'s messages.
-    var author: String?
-    /// The container of the context: a model tracked under another container is refused.
-    unowned let container: ModelContainer
-
     init(context: UUID, container: ModelContainer) {
-        self.context = context
-        self.container = container
+        touches = TouchLog(context: context, container: container)
+    }
+
+    /// The context's author, for ``ModelOwner``'s messages.
+    var author: String? {
+        get { touches.author }
+        nonmutating set { touches.author = newValue }
     }
 
     private(set) var byIdentifier: [PersistentIdentifier: Registration] = [:]
     /// Identifiers of registrations that may not be settled (a superset: some may be settled or
     /// gone since).
     private var unsettled: Set<PersistentIdentifier> = []
-    /// Where the watches of this context's registrations log changes.
-    let touches = TouchLog()
+    /// Where the backings of this context's registrations log changes.
+    let touches: TouchLog
 
     /// The registration of a model; setting one counts it as unsettled.
     subscript(identifier: PersistentIdentifier) -> Registration? {
@@ -42,43 +39,38 @@ struct RegistrationTable {
             byIdentifier[identifier] = newValue
             if let old, old.model !== newValue?.model { release(old) }
             if let newValue {
-                newValue.watch?.move(to: identifier)
-                newValue.backing?.track(by: touches, as: identifier)
+                newValue.backing.track(by: touches, as: identifier)
                 unsettled.insert(identifier)
-                ModelOwnership.track(newValue.model, by: context, author: author, in: container)
             }
         }
     }
 
-    /// Forgets a model deleted from its store by a save or a batch delete: ``ModelOwnership``
-    /// remembers it as deleted, so that no relationship stores it again.
+    /// Forgets a model deleted from its store by a save or a batch delete: its backing remembers
+    /// it as deleted, so that no relationship stores it again.
     mutating func forgetDeleted(_ identifier: PersistentIdentifier) {
         guard let old = byIdentifier.removeValue(forKey: identifier) else { return }
         release(old, deleted: true)
     }
 
-    /// Lets go of a registration's model: in ``ModelOwnership``, and its backing stops reporting
-    /// changes here.
+    /// Lets go of a registration's model: its backing stops reporting changes here.
     private func release(_ registration: Registration, deleted: Bool = false) {
-        registration.backing?.stopTracking(by: touches)
-        ModelOwnership.release(registration.model, by: context, deleted: deleted)
+        registration.backing.stopTracking(by: touches, deleted: deleted)
     }
 
-    /// Releases every model in ``ModelOwnership`` (the context is going away).
+    /// Lets go of every model (the context is going away).
     func releaseAll() {
-        for registration in byIdentifier.values { registration.backing?.stopTracking(by: touches) }
-        ModelOwnership.releaseAll(byIdentifier.values.map { $0.model }, by: context)
+        for registration in byIdentifier.values { registration.backing.stopTracking(by: touches) }
     }
 
     var count: Int { byIdentifier.count }
 
-    /// Counts a registration as unsettled after a change its watch does not see (its state).
+    /// Counts a registration as unsettled after a change its backing does not see (its state).
     mutating func unsettle(_ identifier: PersistentIdentifier) {
         unsettled.insert(identifier)
     }
 
     /// The registrations that may differ from their stored values (inserted, deleted, changed,
-    /// or not watched), in the order they became known unless `inOrder` is `false`.
+    /// or not settled), in the order they became known unless `inOrder` is `false`.
     /// - Complexity: O(*u* log *u*) for *u* registrations not settled since the last call, plus
     ///   those changed since; O(*u*) unordered.
     mutating func mayHaveChanged(inOrder: Bool = true) -> [Registration] {

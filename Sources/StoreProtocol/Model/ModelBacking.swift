@@ -26,8 +26,11 @@ public final class ModelBacking {
     /// Whether the tracking context has been told of a change since it last settled the model.
     @exclusivity(unchecked) @usableFromInline var reportedChange = false
     /// Where the context tracking this instance logs it as changed: told of the first change
-    /// after each settle, under ``trackedIdentifier``.
+    /// after each settle, under ``trackedIdentifier``. Also who that context is (``ModelOwner``).
     weak var tracker: TouchLog?
+    /// Set when a save deleted the model from its store and no context has tracked it since: no
+    /// relationship may store it again.
+    var deletion: ModelDeletion?
     /// The identifier the tracking context holds the model under.
     var trackedIdentifier: PersistentIdentifier?
     /// Models whose to-one relationship was set to this model (held weakly: they hold this
@@ -139,17 +142,20 @@ public final class ModelBacking {
         if !reportedChange { reportFirstChange() }
     }
 
-    /// Starts reporting changes to `log`, under `identifier`.
+    /// Starts reporting changes to `log`, under `identifier`: the model is that context's.
     func track(by log: TouchLog, as identifier: PersistentIdentifier) {
         tracker = log
         trackedIdentifier = identifier
+        deletion = nil
     }
 
-    /// Stops reporting changes to `log`, if it is the one reported to.
-    func stopTracking(by log: TouchLog) {
+    /// Stops reporting changes to `log`, if it is the one reported to; with `deleted`, records
+    /// that the model was deleted from the store of `log`'s container.
+    func stopTracking(by log: TouchLog, deleted: Bool = false) {
         guard tracker === log else { return }
         tracker = nil
         trackedIdentifier = nil
+        if deleted { deletion = ModelDeletion(container: log.container) }
     }
 }
 

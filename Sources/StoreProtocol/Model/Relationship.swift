@@ -13,41 +13,21 @@ public enum DeleteRule: String, Sendable, Hashable, Codable, CaseIterable {
     case noAction
 }
 
-/// One relationship of a model, as SwiftData's `@Relationship` says it, listed once in the
-/// model's ``SchemaMetadata``:
-///
-/// ```swift
-/// static let schemaMetadata = SchemaMetadata<Trip>(
-///     attributes: [\.id, \.name, \.destination, \.startDate, \.endDate],
-///     relationships: [
-///         .relationship(\.bucketList, deleteRule: .cascade, inverse: \BucketListItem.trip),
-///         .relationship(\.livingAccommodation, deleteRule: .cascade, inverse: \LivingAccommodation.trip),
-///     ])
-/// ```
-///
-/// An `@Observable` model names each relationship, as it names its attributes
-/// (``SchemaMetadata/NamedAttribute/attribute(_:_:)``): the name its `CodingKeys` give the
-/// property's storage (`case _bucketList = "bucketList"`) comes first:
-///
-/// ```swift
-/// relationships: [.relationship("bucketList", \.bucketList, deleteRule: .cascade, inverse: \BucketListItem.trip)]
-/// ```
-///
-/// ``ModelContainer`` refuses an unnamed relationship of an `@Observable` model, and a name that
-/// is not a stored field `_bucketList` of the relationship's type, with
-/// ``DataStoreError/Code/invalidSchema``. A plain model may name its relationships too; the name
-/// must then be the property's name.
+/// One relationship of a model, as `@Relationship` (or its absence, SwiftData's defaults) says
+/// it: made by ``SchemaProperty``'s `relationship` and `attribute` builders for a property whose
+/// value is a model, an optional model or an array of models.
 ///
 /// A to-one relationship is an optional `var` of a model type (`var livingAccommodation:
 /// LivingAccommodation?`), a to-many one a `var` array of one (`var bucketList: [BucketListItem]`).
-/// The inverse, when there is one, is said on either side or both; the context keeps both sides in
-/// step at ``ModelContext/processPendingChanges()`` (called by every save).
+/// The inverse, when there is one, is said on either side or both (or inferred where there is
+/// exactly one candidate); the context keeps both sides in step at
+/// ``ModelContext/processPendingChanges()`` (called by every save).
 ///
 /// A snapshot holds a relationship under its property name as primary keys of the destination
 /// entity: a to-one as the key (absent or ``SnapshotValue/null`` when `nil`), a to-many as an
 /// ``SnapshotValue/array(_:)`` of keys in the array's order. ``Schema/Relationship`` tells a
 /// store the destination entity.
-public struct RelationshipMetadata<Model: PersistentModel>: @unchecked Sendable {
+struct RelationshipMetadata<Model: PersistentModel>: @unchecked Sendable {
     // @unchecked: key paths are immutable, the closures capture only key paths and metatypes.
     let keyPath: any PartialKeyPath<Model> & Sendable
     let destination: any PersistentModel.Type
@@ -56,92 +36,13 @@ public struct RelationshipMetadata<Model: PersistentModel>: @unchecked Sendable 
     /// The inverse key path, on the destination type.
     let inverse: AnyKeyPath?
     let access: RelationshipAccess
-    /// The stored name the model gave, `nil` when it named none (a plain model's is read from
-    /// the key path).
-    var name: String?
+    /// The stored name.
+    let name: String
     /// The fewest related models a save accepts (`@Relationship(minimumModelCount:)`); `nil` or 0
     /// for no bound.
-    var minimumModelCount: Int?
+    let minimumModelCount: Int?
     /// The most related models a save accepts; `nil` or 0 for no bound.
-    var maximumModelCount: Int?
-
-    /// A to-one relationship, with an optional to-one inverse.
-    public static func relationship<Destination: PersistentModel>(
-        _ keyPath: any ReferenceWritableKeyPath<Model, Destination?> & Sendable, deleteRule: DeleteRule = .nullify,
-        inverse: (any ReferenceWritableKeyPath<Destination, Model?> & Sendable)? = nil
-    ) -> Self {
-        Self(keyPath: keyPath, destination: Destination.self, isToMany: false, deleteRule: deleteRule, inverse: inverse,
-             access: .toOne(keyPath))
-    }
-
-    /// A to-one relationship whose inverse is to-many.
-    public static func relationship<Destination: PersistentModel>(
-        _ keyPath: any ReferenceWritableKeyPath<Model, Destination?> & Sendable, deleteRule: DeleteRule = .nullify,
-        inverse: any ReferenceWritableKeyPath<Destination, [Model]> & Sendable
-    ) -> Self {
-        Self(keyPath: keyPath, destination: Destination.self, isToMany: false, deleteRule: deleteRule, inverse: inverse,
-             access: .toOne(keyPath))
-    }
-
-    /// A to-many relationship, with an optional to-one inverse.
-    public static func relationship<Destination: PersistentModel>(
-        _ keyPath: any ReferenceWritableKeyPath<Model, [Destination]> & Sendable, deleteRule: DeleteRule = .nullify,
-        inverse: (any ReferenceWritableKeyPath<Destination, Model?> & Sendable)? = nil
-    ) -> Self {
-        Self(keyPath: keyPath, destination: Destination.self, isToMany: true, deleteRule: deleteRule, inverse: inverse,
-             access: .toMany(keyPath))
-    }
-
-    /// A to-many relationship whose inverse is to-many too (many-to-many).
-    public static func relationship<Destination: PersistentModel>(
-        _ keyPath: any ReferenceWritableKeyPath<Model, [Destination]> & Sendable, deleteRule: DeleteRule = .nullify,
-        inverse: any ReferenceWritableKeyPath<Destination, [Model]> & Sendable
-    ) -> Self {
-        Self(keyPath: keyPath, destination: Destination.self, isToMany: true, deleteRule: deleteRule, inverse: inverse,
-             access: .toMany(keyPath))
-    }
-
-    /// A named to-one relationship, with an optional to-one inverse: for an `@Observable` model,
-    /// whose key paths do not say what they are stored as. `name` is the coding key of the
-    /// property's storage (`case _livingAccommodation = "livingAccommodation"`).
-    public static func relationship<Destination: PersistentModel>(
-        _ name: String, _ keyPath: any ReferenceWritableKeyPath<Model, Destination?> & Sendable,
-        deleteRule: DeleteRule = .nullify, inverse: (any ReferenceWritableKeyPath<Destination, Model?> & Sendable)? = nil
-    ) -> Self {
-        relationship(keyPath, deleteRule: deleteRule, inverse: inverse).named(name)
-    }
-
-    /// A named to-one relationship whose inverse is to-many: for an `@Observable` model.
-    public static func relationship<Destination: PersistentModel>(
-        _ name: String, _ keyPath: any ReferenceWritableKeyPath<Model, Destination?> & Sendable,
-        deleteRule: DeleteRule = .nullify, inverse: any ReferenceWritableKeyPath<Destination, [Model]> & Sendable
-    ) -> Self {
-        relationship(keyPath, deleteRule: deleteRule, inverse: inverse).named(name)
-    }
-
-    /// A named to-many relationship, with an optional to-one inverse: for an `@Observable` model.
-    /// `name` is the coding key of the property's storage (`case _bucketList = "bucketList"`).
-    public static func relationship<Destination: PersistentModel>(
-        _ name: String, _ keyPath: any ReferenceWritableKeyPath<Model, [Destination]> & Sendable,
-        deleteRule: DeleteRule = .nullify, inverse: (any ReferenceWritableKeyPath<Destination, Model?> & Sendable)? = nil
-    ) -> Self {
-        relationship(keyPath, deleteRule: deleteRule, inverse: inverse).named(name)
-    }
-
-    /// A named to-many relationship whose inverse is to-many too: for an `@Observable` model.
-    public static func relationship<Destination: PersistentModel>(
-        _ name: String, _ keyPath: any ReferenceWritableKeyPath<Model, [Destination]> & Sendable,
-        deleteRule: DeleteRule = .nullify, inverse: any ReferenceWritableKeyPath<Destination, [Model]> & Sendable
-    ) -> Self {
-        relationship(keyPath, deleteRule: deleteRule, inverse: inverse).named(name)
-    }
-
-    /// This relationship, stored under `name`.
-    private func named(_ name: String) -> Self {
-        var named = self
-        named.name = name
-        return named
-    }
+    let maximumModelCount: Int?
 }
 
 /// Reads and writes one relationship on a model of any type, through the user's own key path:

@@ -154,17 +154,13 @@ extension Schema {
         let relationshipAccess: [String: RelationshipAccess]
         /// The model types the relationships lead to.
         let destinationTypes: [any PersistentModel.Type]
-        /// How the context watches models of an `@Observable` type; `nil` for other types and
-        /// for `@Model` types, whose ``ModelBacking`` tells the context what changed.
-        let observation: ModelObservation?
-        /// An `@Model` type's persisted properties by index (the index its accessors mark
-        /// changed); empty for a hand-written model.
+        /// The persisted properties by index (the index their accessors mark changed).
         let propertyNames: [String]
 
         init<Model: PersistentModel>(_ type: Model.Type) {
             let attributes = ModelAttributes.of(type)
             // A subclass's metadata is its superclass's; ModelAttributes reports it as a problem.
-            let metadata = Model.ownSchemaMetadata ?? SchemaMetadata(attributes: [])
+            let metadata = Model.ownSchemaMetadata
             var problems = attributes.problems
             func names(_ keyPaths: [any PartialKeyPath<Model> & Sendable], _ role: String) -> [String] {
                 keyPaths.compactMap { keyPath in
@@ -176,23 +172,17 @@ extension Schema {
             }
             name = Model.entityName
             modelType = type
-            originalName = Model.originalEntityName ?? metadata.originalEntityName
-            var options: [String: [AttributeOption<Model>.Kind]] = [:]
-            for option in metadata.attributeOptions {
-                guard let name = attributes.name(of: option.keyPath) else {
-                    problems.append("\(Model.self): the attribute option's key path \(option.keyPath) is not one of the "
-                        + "attributes or relationships its schemaMetadata lists")
-                    continue
-                }
-                options[name, default: []].append(option.kind)
+            originalName = Model.originalEntityName ?? metadata?.originalEntityName
+            let properties = metadata?.properties ?? []
+            let byName = Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            self.attributes = attributes.attributes.map { attribute in
+                let property = byName[attribute.name]
+                return Attribute(name: attribute.name, keyPath: attribute.keyPath, originalName: property?.originalName,
+                                 defaultValue: property?.defaultValue, problems: &problems)
             }
-            self.attributes = attributes.attributes.map {
-                Attribute(name: $0.name, keyPath: $0.keyPath, options: options[$0.name] ?? [], problems: &problems)
-            }
-            let relationshipNames = Set(attributes.relationships.map(\.name))
-            relationshipOriginalNames = options.filter { relationshipNames.contains($0.key) }.compactMapValues { kinds in
-                kinds.lazy.compactMap { if case .originalName(let old) = $0 { old } else { nil } }.first
-            }
+            relationshipOriginalNames = Dictionary(attributes.relationships.compactMap { relationship in
+                byName[relationship.name]?.originalName.map { (relationship.name, $0) }
+            }, uniquingKeysWith: { first, _ in first })
             attributeNames = attributes.attributes.map(\.name)
             attributeNameSet = Set(attributeNames).union(attributes.relationships.map(\.name))
             relationships = attributes.relationships.map { relationship in
@@ -211,11 +201,10 @@ extension Schema {
             }
             relationshipAccess = Dictionary(attributes.relationships.map { ($0.name, $0.metadata.access) }, uniquingKeysWith: { a, _ in a })
             destinationTypes = attributes.relationships.map(\.metadata.destination)
-            observation = metadata.properties.isEmpty ? ModelObservation(attributes) : nil
-            propertyNames = metadata.properties.map(\.name)
-            uniqueConstraints = metadata.unique.map { names($0, "unique") }
-            indices = metadata.indexed.map { names($0, "indexed") }
-            preservedOnDeletion = Set(names(metadata.preservedOnDeletion, "preserved-on-deletion"))
+            propertyNames = properties.map(\.name)
+            uniqueConstraints = (metadata?.unique ?? []).map { names($0, "unique") }
+            indices = (metadata?.indexed ?? []).map { names($0, "indexed") }
+            preservedOnDeletion = Set(names(metadata?.preservedOnDeletion ?? [], "preserved-on-deletion"))
             var queryAttributes: [String: QueryAttribute] = [:]
             for attribute in attributes.attributes {
                 guard let scalar = Swift.type(of: attribute.keyPath).valueType as? any QueryScalar.Type,

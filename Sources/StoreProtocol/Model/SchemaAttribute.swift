@@ -4,16 +4,16 @@ extension Schema {
     /// One attribute of an entity as a store and a migration see it (SwiftData's
     /// `Schema.Attribute`).
     public struct Attribute: Sendable, Hashable {
-        /// The stored name (the property's coding key).
+        /// The stored name (the property's name).
         public let name: String
         /// The Swift type of the value, optional unwrapped (`Int`, `Date`, `Array<String>`).
         public let valueType: String
         /// Whether the property is optional: stored models without a value read as `nil`.
         public let isOptional: Bool
-        /// The name the attribute was stored under before (``AttributeOption/originalName(_:_:)``).
+        /// The name the attribute was stored under before (`@Attribute(originalName:)`).
         public let originalName: String?
-        /// The value a migration gives stored models that lack it
-        /// (``AttributeOption/defaultValue(_:_:)``).
+        /// The value a migration gives stored models that lack it (the property's initial
+        /// value).
         public let defaultValue: SnapshotValue?
         /// The simplest value of the type that reads back (0, "", false, the 1970 date, an empty
         /// array…), `nil` when none of those does: what a migration with a custom stage stores for
@@ -33,10 +33,10 @@ extension Optional: OptionalType {
 }
 
 extension Schema.Attribute {
-    /// The attribute at `keyPath`, with what the model's options say of it; a default value that
-    /// does not read back as the attribute's type is added to `problems`.
-    init<Model: PersistentModel>(name: String, keyPath: any PartialKeyPath<Model> & Sendable, options: [AttributeOption<Model>.Kind],
-                                 problems: inout [String]) {
+    /// The attribute at `keyPath`, with what the model's declaration says of it; a default value
+    /// that does not read back as the attribute's type is added to `problems`.
+    init<Model: PersistentModel>(name: String, keyPath: any PartialKeyPath<Model> & Sendable, originalName: String?,
+                                 defaultValue: SnapshotValue?, problems: inout [String]) {
         let type = Swift.type(of: keyPath).valueType
         let optional = type as? any OptionalType.Type
         self.name = name
@@ -50,21 +50,12 @@ extension Schema.Attribute {
                                            .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))), .data(Data()),
                                            .decimal(0), .unsigned(0), .array([]), .object([:])]
         placeholder = candidates.first { readsBack($0, as: type) }
-        var originalName: String?
-        var defaultValue: SnapshotValue?
-        for option in options {
-            switch option {
-            case .originalName(let old): originalName = old
-            case .defaultValue(let value):
-                if readsBack(value, as: type) {
-                    defaultValue = value
-                } else {
-                    problems.append("\(Model.self).\(name): its default value does not read back as \(type)")
-                }
-            case .unstorableDefault(let message): problems.append("\(Model.self).\(name): \(message)")
-            }
-        }
         self.originalName = originalName
-        self.defaultValue = defaultValue
+        if let defaultValue, !readsBack(defaultValue, as: type) {
+            problems.append("\(Model.self).\(name): its default value does not read back as \(type)")
+            self.defaultValue = nil
+        } else {
+            self.defaultValue = defaultValue
+        }
     }
 }

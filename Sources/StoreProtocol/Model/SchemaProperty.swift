@@ -29,6 +29,12 @@ public struct SchemaProperty<Model: PersistentModel>: @unchecked Sendable {
     /// ``ModelContainer`` as ``DataStoreError/Code/invalidSchema``.
     let problems: [String]
 
+    /// The value a migration gives stored models that lack the attribute: the property's
+    /// initial value; `nil` for a relationship.
+    var defaultValue: SnapshotValue? {
+        if case .attribute(let attribute) = kind { attribute.defaultValue } else { nil }
+    }
+
     /// The key path of the property.
     var keyPath: any PartialKeyPath<Model> & Sendable {
         switch kind {

@@ -99,10 +99,6 @@ enum SnapshotDecoding {
         if type == UInt16.self { return reinterpret(try integer(value, as: UInt16.self, codingPath()), as: T.self) }
         if type == UInt32.self { return reinterpret(try integer(value, as: UInt32.self, codingPath()), as: T.self) }
         if type == UInt64.self { return reinterpret(try integer(value, as: UInt64.self, codingPath()), as: T.self) }
-        // A relationship (an array of models, stored as keys) decodes empty; the context sets it.
-        if case .array = value, let relationship = type as? any RelationshipValue.Type, let empty = relationship.detached as? T {
-            return empty
-        }
         return try T(from: Decoder(value: value, codingPath: codingPath()))
     }
 
@@ -156,10 +152,8 @@ enum SnapshotDecoding {
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
             try unbox(try value(for: key), as: type, codingPath: codingPath + [key])
         }
-        /// A to-one relationship (`var trip: Trip?`, stored as a key) decodes as `nil`; the
-        /// context sets it.
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-            guard let value = object[key.stringValue], value != .null, !(type is any PersistentModel.Type) else { return nil }
+            guard let value = object[key.stringValue], value != .null else { return nil }
             return try unbox(value, as: type, codingPath: codingPath + [key])
         }
         func decode(_ type: String.Type, forKey key: Key) throws -> String {

@@ -80,11 +80,7 @@ enum SnapshotEncoding {
         if type == UInt16.self { return .value(integer(reinterpret(value, as: UInt16.self))) }
         if type == UInt32.self { return .value(integer(reinterpret(value, as: UInt32.self))) }
         if type == UInt64.self { return .value(integer(reinterpret(value, as: UInt64.self))) }
-        let path = codingPath()
-        // A model inside a model is a relationship: its primary key, never a nested copy (which
-        // would also recurse forever through an inverse). Not asked of the model encoded itself.
-        if !path.isEmpty, let model = value as? any PersistentModel { return .value(model.persistentModelID.primaryKey) }
-        let encoder = Encoder(codingPath: path)
+        let encoder = Encoder(codingPath: codingPath())
         try value.encode(to: encoder)
         return encoder.slot ?? .value(.object([:]))
     }

@@ -1,0 +1,31 @@
+import Foundation
+
+/// A context's side of the models it tracks: the identifiers of models changed since the context
+/// last looked, appended by each model's ``ModelBacking`` on its first change after a settle and
+/// drained by the context; and who the context is, which a backing tracked by it tells another
+/// context that meets the model (``ModelOwner``).
+final class TouchLog {
+    private let identifiers = Locked<[PersistentIdentifier]>([])
+    /// The context's ``ModelContext/editingID``.
+    let context: UUID
+    /// The context's author, for messages.
+    var author: String?
+    /// The container of the context.
+    private(set) weak var container: ModelContainer?
+
+    init(context: UUID, container: ModelContainer) {
+        self.context = context
+        self.container = container
+    }
+
+    func append(_ identifier: PersistentIdentifier) {
+        identifiers.withLock { $0.append(identifier) }
+    }
+
+    func drain() -> [PersistentIdentifier] {
+        identifiers.withLock { identifiers in
+            defer { identifiers.removeAll() }
+            return identifiers
+        }
+    }
+}
