@@ -28,7 +28,6 @@ LOG_STATE = "Sources/LogStore/LogState.swift"
 LOG_SAVE = "Sources/LogStore/LogStore+Save.swift"
 SEGMENT_READER = "Sources/LogStore/SegmentReader.swift"
 ATTRIBUTES = "Sources/StoreProtocol/Model/ModelAttributes.swift"
-STORED = "Sources/StoreProtocol/Model/StoredProperties.swift"
 COMPARISON = "Sources/StoreProtocol/Query/QueryComparison.swift"
 SORT_KEY = "Sources/StoreProtocol/Query/QuerySortKey.swift"
 COMPILED = "Sources/StoreBuildingBlocks/CompiledQueryExpression.swift"
@@ -39,7 +38,6 @@ RELATIONSHIPS = "Sources/StoreProtocol/Container/ModelContext+Relationships.swif
 UNDO = "Sources/StoreProtocol/Container/ModelContext+Undo.swift"
 UPSERT = "Sources/StoreProtocol/Container/ModelContext+Upsert.swift"
 REGISTRATIONS = "Sources/StoreProtocol/Container/RegistrationTable.swift"
-WATCH = "Sources/StoreProtocol/Container/ChangeWatch.swift"
 CHUNKS = "Sources/StoreBuildingBlocks/SortedChunks.swift"
 TO_MANY = "Sources/StoreProtocol/Store/ToManyChange.swift"
 TIME_RANGE = "Sources/LogStore/TimeRange.swift"
@@ -274,20 +272,14 @@ MUTATIONS = [
     m("C18", "context", CONTEXT_TRACKING, "a second instance inserted with a held model's id replaces it",
       "            secondInstances.append(id)\n            return\n", "            secondInstances.removeAll()\n"),
     # Watching @Observable models (issue 16): a save skips settled models, so each of these loses a change.
-    m("W01", "context", WATCH, "a change to a watched model is not logged, so no save looks at it",
-      "            log.append(identifier)\n", "            _ = identifier\n"),
-    m("W02", "context", WATCH, "a change to a watched model does not disarm its watch",
-      "                state.isArmed = false\n", "\n"),
-    m("W03", "context", CONTEXT_REGISTRATION, "a model counts as settled after a save whether or not a change disarmed its watch since",
-      "return watch?.isArmed == true", "return watch != nil"),
-    m("W04", "context", WATCH, "a type with an @ObservationIgnored attribute is watched as if observation saw it",
-      "        guard !keyPaths.contains(where: { StoredProperties.name(of: $0, among: fields) != nil }),\n",
-      "        guard true,\n"),
+    m("W03", "context", CONTEXT_REGISTRATION, "a model counts as settled whether or not a property was set since it was settled",
+      "settledWhileArmed && !backing.hasChanges", "settledWhileArmed"),
     m("W05", "context", CONTEXT_TRACKING, "deleting a settled model does not make the next save look at it",
       "                registration.deleteOrder = takeOrder()\n                registrations.unsettle(id)\n",
       "                registration.deleteOrder = takeOrder()\n"),
     m("W06", "context", REGISTRATIONS, "a new registration is not counted as unsettled",
-      "                unsettled.insert(identifier)\n                ModelOwnership.track(", "                ModelOwnership.track("),
+      "                newValue.backing.track(by: touches, as: identifier)\n                unsettled.insert(identifier)\n",
+      "                newValue.backing.track(by: touches, as: identifier)\n"),
     m("W07", "context", CONTEXT_TRACKING, "settled models are never looked at again, so those no one holds are never forgotten",
       "if registrations.count >= 2 * max(countAfterFullSweep, 512) {", "if false {"),
     m("B01", "context", BACKING, "an @Model model's first change is not reported, so a save skips the settled model",
@@ -297,12 +289,14 @@ MUTATIONS = [
     m("B03", "context", CONTEXT_SAVE, "a save that does not reach its store forgets the changed bits it took",
       "for (backing, changes) in taken.values.joined() { backing.restoreChanges(changes) }",
       "for (backing, changes) in taken.values.joined() { _ = (backing, changes) }"),
+    m("B06", "context", BACKING, "a model deleted and saved is not remembered as deleted, so a relationship stores it again",
+      "if deleted { deletion = ModelDeletion(container: log.container) }", "_ = deleted"),
+    m("B07", "context", BACKING, "a model tracked again after its deletion is still refused as deleted",
+      "        trackedIdentifier = identifier\n        deletion = nil\n", "        trackedIdentifier = identifier\n"),
     m("B05", "context", RELATIONSHIPS, "a new @Model model linked only through its own to-one is not inserted with its destination",
       "            for referrer in newReferrers(of: registration) {", "            for referrer in [] as [(model: any PersistentModel, relationship: Schema.Relationship, registration: Registration)] {"),
     m("B04", "context", CONTEXT_REGISTRATION, "an @Model update names every property set, also one set back to its stored value",
       "(current[names[index]] ?? .null) != (baseline[names[index]] ?? .null) else { return nil }", "true else { return nil }"),
-    m("W08", "context", WATCH, "a type whose attributes have their own == (Measurement, an id-only ==, a class) is watched",
-      "    if type is any WatchableValue.Type { return true }\n", "    if true { return true }\n"),
     m("C19", "context", CONTEXT_SAVE, "an insert that became an update takes the stored values over a change made while saving",
       "            if since != stored.values { try? registration.model.assignStoredValues(since) }\n", "\n"),
     m("C01", "context", REGISTRATIONS, "changes sent in registration-table order, not the order they were made",
@@ -348,19 +342,6 @@ MUTATIONS = [
       "if let small = Int64(exactly: v) { return .int(small) }\n        return .int(Int64(truncatingIfNeeded: v))"),
 
     # The memory store.
-    # The model layer: attributes by key path.
-    m("A01", "model", ATTRIBUTES, "rollback and refresh skip the last listed attribute",
-      "for attribute in attributes { attribute.copy?(target, source) }",
-      "for attribute in attributes.dropLast() { attribute.copy?(target, source) }"),
-    m("A02", "model", STORED, "a key path is named by its last component (a nested path binds to a top-level property)",
-      "let name = String(description.dropFirst(prefix.count))",
-      "let name = String(description.split(separator: \".\").last ?? \"\")"),
-    m("A03", "model", ATTRIBUTES, "a `let` attribute other than id is accepted and never restored",
-      "if copy == nil && name != \"id\" {", "if false {"),
-    m("A04", "model", ATTRIBUTES, "an @Observable attribute's name is taken without checking its storage's type",
-      "guard field.type == valueType else {", "guard field.type == valueType || given.isEmpty == false else {"),
-    m("A05", "model", ATTRIBUTES, "a name given to a stored property other than its own is ignored",
-      "if let given, given != stored {", "if let given, given != stored, given.isEmpty {"),
 
     m("M01", "memory", MEMORY, "a save that changes nothing records a transaction",
       "if !outcome.changes.isEmpty {\n                state.history.append", "if true {\n                state.history.append"),
