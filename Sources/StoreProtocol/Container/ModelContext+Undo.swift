@@ -10,8 +10,7 @@ import Foundation
 /// context.undoManager?.undo()                // trip.name is back; a save now saves that
 /// ```
 ///
-/// Without observation of its plain models, the context finds a group's changes by comparing
-/// each model with what it was when the previous group closed: ``ModelContext/processPendingChanges()``
+/// The context finds a group's changes by comparing each model with what it was when the previous group closed: ``ModelContext/processPendingChanges()``
 /// and ``ModelContext/save()`` close a group with every insert, delete, attribute and
 /// relationship change made since (inverses included). Undoing a saved change makes the reverse
 /// change pending; saving it records it in history, so history shows both and the store the net

@@ -2,16 +2,12 @@ import Foundation
 
 /// Tracks models and saves their changes: SwiftData's `ModelContext`.
 ///
-/// A context keeps one instance per identifier (its identity map). An `@Model` model tells the
-/// context itself which of its properties were set (its ``ModelBacking``): a save encodes only the
-/// models set since the context last saw them hold their stored values, and compares only the
-/// properties set. A hand-written model of an `@Observable` type whose attributes are standard
-/// values (numbers, `Bool`, `String`, `Date`, `UUID`, `URL`, `Data`, optionals and arrays of them,
-/// enums of them) is watched through observation to the same effect. Other hand-written models
-/// are compared by their snapshots with the ones last saved or fetched. At each ``save()``, a
-/// stored model that nothing outside the context holds any more is compared once more and then
-/// forgotten. So ``hasChanges`` and ``save()`` cost the models changed, plus the plain (not
-/// observable) models held outside the context, not every model the context ever fetched.
+/// A context keeps one instance per identifier (its identity map). Each model tells the context
+/// itself which of its properties were set (its ``ModelBacking``): a save encodes only the models
+/// set since the context last saw them hold their stored values, and compares only the
+/// properties set. At each ``save()``, a stored model that is unchanged and that nothing outside
+/// the context holds any more is forgotten. So ``hasChanges`` and ``save()`` cost the models
+/// changed, not every model the context ever fetched.
 ///
 /// Not Sendable, like SwiftData's: make one context per task on a shared ``ModelContainer``.
 public final class ModelContext {
@@ -29,7 +25,7 @@ public final class ModelContext {
     /// How many models the last ``save()`` encoded (inserted and possibly changed ones): what
     /// the tests read to check that a save costs the changes, not the models held.
     var modelsEncodedByLastSave = 0
-    /// The models the last save sent or found unchanged: once saved, a watched model is settled,
+    /// The models the last save sent or found unchanged: once saved, a model is settled,
     /// and the next save looks at these to forget those let go since (``forgetModelsNoOneHolds()``).
     var lookedAtByLastSave: [Registration] = []
     var nextOrder = 0

@@ -1,6 +1,6 @@
 /// The lightweight changes from a recorded schema to a new one, worked out by name and by the
-/// new schema's original names (``SchemaMetadata/originalEntityName``,
-/// ``AttributeOption/originalName(_:_:)``), and the stored schema that results.
+/// new schema's original names (``PersistentModel/originalEntityName``,
+/// `@Attribute(originalName:)`), and the stored schema that results.
 struct Lightweight {
     private(set) var changes: [SchemaChange] = []
     private(set) var result: StoredSchema
@@ -72,8 +72,8 @@ struct Lightweight {
             guard codeFills, !attribute.isOptional else { return nil }
             guard let placeholder = attribute.placeholder else {
                 throw refuse(attribute.name, "has no value didMigrate's context could read before setting it (a \(attribute.valueType) "
-                    + "has no simplest value such as 0 or \"\")", "Give it a default value in its schemaMetadata "
-                    + "(attributeOptions: [.defaultValue(\\.\(attribute.name), …)]) for didMigrate to replace.")
+                    + "has no simplest value such as 0 or \"\")", "Give it a default value (an initial "
+                    + "value in its declaration, `var \(attribute.name) = …`) for didMigrate to replace.")
             }
             return placeholder
         }
@@ -89,8 +89,8 @@ struct Lightweight {
             guard let old, !used.contains(old.name) else {
                 guard attribute.isOptional || attribute.defaultValue != nil || codeFills else {
                     throw refuse(attribute.name, "is new, not optional and has no default value",
-                        "Give it one in its schemaMetadata (attributeOptions: [.defaultValue(\\.\(attribute.name), …)]), make it "
-                        + "optional, name the attribute it was stored as (.originalName), or \(customStage).")
+                        "Give it one (an initial value in its declaration, `var \(attribute.name) = …`), make it "
+                        + "optional, name the attribute it was stored as (@Attribute(originalName:)), or \(customStage).")
                 }
                 additions.append(.addAttribute(entity: entity.name, name: attribute.name, defaultValue: try fill(attribute)))
                 continue

@@ -9,7 +9,7 @@ public enum SchemaChange: Codable, Sendable, Hashable, CustomStringConvertible {
     case addEntity(String)
     /// An entity the new version leaves out: its rows are dropped (its history stays).
     case removeEntity(String)
-    /// The entity's rows and history take the new name (``SchemaMetadata/originalEntityName``).
+    /// The entity's rows and history take the new name (``PersistentModel/originalEntityName``).
     case renameEntity(from: String, to: String)
     /// A new attribute: stored rows without a value get `defaultValue` (`nil`: none; the attribute
     /// is optional and reads as `nil`).
@@ -17,7 +17,7 @@ public enum SchemaChange: Codable, Sendable, Hashable, CustomStringConvertible {
     /// The attribute's values are dropped, from rows and from history.
     case removeAttribute(entity: String, name: String)
     /// The attribute's values move to the new name, in rows and in history
-    /// (``AttributeOption/originalName(_:_:)``).
+    /// (`@Attribute(originalName:)`).
     case renameAttribute(entity: String, from: String, to: String)
     /// Stored rows are checked against it when it is added: a violation fails the migration.
     case addUniqueConstraint(entity: String, attributes: [String])

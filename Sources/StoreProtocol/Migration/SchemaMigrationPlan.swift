@@ -48,7 +48,7 @@ public enum MigrationStage: @unchecked Sendable {
     /// closure that throws abandons the migration, and the store is left as it was.
     ///
     /// Between the two, an attribute whose type changed, or a new one without a default, holds
-    /// its ``AttributeOption/defaultValue(_:_:)`` or else the simplest value of its type (0, "",
+    /// its default value (the property's initial value) or else the simplest value of its type (0, "",
     /// false, an empty array…) for `didMigrate` to set; a struct or enum without a default is
     /// refused before anything runs. Every row must read as `toVersion`'s models afterwards.
     case custom(fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type,

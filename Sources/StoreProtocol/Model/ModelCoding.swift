@@ -19,8 +19,8 @@ import Foundation
 ///
 /// An optional attribute that is `nil` encodes to `nil` (the attribute is left out of the stored
 /// values) and decodes from an absent value or ``SnapshotValue/null``. Every result is exactly
-/// what ``SnapshotEncoder`` stores for the same property of a `Codable` model, so stores and files
-/// written by either read the same.
+/// what ``SnapshotEncoder`` stores for the same value, so stores and files written before models
+/// were declared with `@Model` (through `Codable`) read the same.
 public enum ModelCoding {
     // MARK: Encoding
 

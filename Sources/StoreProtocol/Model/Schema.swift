@@ -129,7 +129,7 @@ extension Schema {
         public let attributes: [Attribute]
         /// The attribute names, in the same order.
         public let attributeNames: [String]
-        /// The name the entity was stored under before (``SchemaMetadata/originalEntityName``).
+        /// The name the entity was stored under before (``PersistentModel/originalEntityName``).
         public let originalName: String?
         /// Unique constraints, each a list of attribute names.
         public let uniqueConstraints: [[String]]
@@ -137,7 +137,7 @@ extension Schema {
         public let indices: [[String]]
         /// Attributes (and relationships) a deletion keeps in its tombstone.
         public let preservedOnDeletion: Set<String>
-        /// The relationships, in the order ``SchemaMetadata/relationships`` lists them.
+        /// The relationships, in the order ``SchemaMetadata/init(properties:unique:indexed:originalEntityName:)`` lists them.
         public internal(set) var relationships: [Relationship]
         /// The attributes a ``QueryExpression`` can name (those of a type ``QueryValueType``
         /// lists, optional or not), by stored name, as a translated query names them: what a

@@ -1,6 +1,6 @@
 extension Schema {
     /// One relationship of an entity, as a store sees it: a snapshot holds it under ``name`` as
-    /// primary keys of ``destination`` (see ``RelationshipMetadata``). A store keeps the value as
+    /// primary keys of ``destination``. A store keeps the value as
     /// it keeps any attribute; a SQL backend may keep a to-one as a foreign key column.
     public struct Relationship: Sendable, Hashable, CustomStringConvertible {
         /// The property name, under which snapshots hold the related primary keys.

@@ -6,7 +6,7 @@ import Foundation
 /// dictionaries of them.
 ///
 /// Each conversion gives exactly what ``SnapshotEncoder`` and ``SnapshotDecoder`` give for the
-/// same value, so a model stored through either path reads back through the other. Public for
+/// same value, so a `Codable` composite attribute and a converted one read alike. Public for
 /// the `@Model` expansion and code generators; not meant for an app's own types (give those
 /// `Codable` or a raw value, which ``ModelCoding`` stores as composite attributes).
 public protocol SnapshotValueConvertible {

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Decodes any `Decodable` value, a model in particular, straight from ``SnapshotValue``s.
+/// Decodes any `Decodable` value (a `Codable` composite attribute, a store's own records)
+/// straight from ``SnapshotValue``s.
 ///
 /// Numbers convert between widths when they fit exactly (`.int(3)` decodes as `Double`, `UInt8`,
 /// …); a value that does not fit or has the wrong kind throws `DecodingError.typeMismatch` naming
@@ -15,7 +16,7 @@ public struct SnapshotDecoder: Sendable {
         try SnapshotDecoding.unbox(value, as: T.self, codingPath: [])
     }
 
-    /// Decodes a keyed value (a model) from its attributes.
+    /// Decodes a keyed value from its fields.
     /// - Throws: `DecodingError` when an attribute is missing or does not decode.
     public func decode<T: Decodable>(_ type: T.Type, fromAttributes attributes: [String: SnapshotValue]) throws -> T {
         try SnapshotDecoding.unbox(.object(attributes), as: T.self, codingPath: [])

@@ -1,11 +1,10 @@
 import Foundation
 
-/// Encodes any `Encodable` value, a model in particular, straight into ``SnapshotValue``s,
-/// without a JSON round trip.
+/// Encodes any `Encodable` value (a `Codable` composite attribute, a store's own records)
+/// straight into ``SnapshotValue``s, without a JSON round trip.
 ///
 /// `Date`, `UUID`, `Data` and `Decimal` keep their own cases; `URL` becomes its absolute string;
-/// every integer width becomes ``SnapshotValue/int(_:)``. A model inside the value encoded (a
-/// relationship) becomes its primary key.
+/// every integer width becomes ``SnapshotValue/int(_:)``.
 public struct SnapshotEncoder: Sendable {
     /// Makes an encoder; it has no options.
     public init() {}
@@ -16,7 +15,7 @@ public struct SnapshotEncoder: Sendable {
         try SnapshotEncoding.box(value, codingPath: []).finish()
     }
 
-    /// Encodes a keyed value (a model) into its attributes: coding key -> value.
+    /// Encodes a keyed value into its fields: coding key -> value.
     /// Optionals that are `nil` are absent, as Codable's synthesized `encodeIfPresent` leaves them.
     /// - Throws: `EncodingError.invalidValue` when the value does not encode as a keyed container.
     /// - Complexity: O(*n*) in the size of the encoded value.

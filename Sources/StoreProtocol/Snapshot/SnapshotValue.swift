@@ -3,7 +3,8 @@ import Foundation
 /// One attribute value of a ``DataStoreSnapshot``: the framework's Sendable, Codable picture of
 /// whatever a model stores.
 ///
-/// The model coder (``SnapshotEncoder`` / ``SnapshotDecoder``) maps Swift values to these cases:
+/// The model coder (``ModelCoding``, and ``SnapshotEncoder`` / ``SnapshotDecoder`` for `Codable`
+/// composite attributes) maps Swift values to these cases:
 /// every integer width to ``int(_:)`` (``unsigned(_:)`` only above `Int64.max`), `Float` and
 /// `Double` to ``double(_:)``, `URL` to ``string(_:)``, nested structs to ``object(_:)``,
 /// arrays to ``array(_:)`` and `nil` to ``null``.
