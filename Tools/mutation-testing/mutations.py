@@ -273,7 +273,7 @@ MUTATIONS = [
       "            secondInstances.append(id)\n            return\n", "            secondInstances.removeAll()\n"),
     # Watching @Observable models (issue 16): a save skips settled models, so each of these loses a change.
     m("W03", "context", CONTEXT_REGISTRATION, "a model counts as settled whether or not a property was set since it was settled",
-      "settledWhileArmed && !backing.hasChanges", "settledWhileArmed"),
+      "heldBaselineWhenSettled && !backing.hasChanges", "heldBaselineWhenSettled"),
     m("W05", "context", CONTEXT_TRACKING, "deleting a settled model does not make the next save look at it",
       "                registration.deleteOrder = takeOrder()\n                registrations.unsettle(id)\n",
       "                registration.deleteOrder = takeOrder()\n"),

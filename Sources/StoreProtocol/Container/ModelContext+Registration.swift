@@ -13,7 +13,7 @@ extension ModelContext {
         /// context last settled it.
         let backing: ModelBacking
         /// Whether the model held its ``baseline`` when its changed bits were last cleared.
-        var settledWhileArmed = false
+        var heldBaselineWhenSettled = false
         /// The values last saved or fetched; `nil` for a model inserted and not yet saved.
         var baseline: [String: SnapshotValue]?
         var state: State
@@ -50,13 +50,13 @@ extension ModelContext {
 
         /// Whether the model is stored and cannot have changed since it held its stored values:
         /// its changed bits were cleared since, and no property was set.
-        var isSettled: Bool { state == .persisted && settledWhileArmed && !backing.hasChanges }
+        var isSettled: Bool { state == .persisted && heldBaselineWhenSettled && !backing.hasChanges }
 
         /// The model holds its ``baseline`` now: from here on, a property set (its changed bit)
         /// marks it changed.
         func settle() {
             backing.settle()
-            settledWhileArmed = true
+            heldBaselineWhenSettled = true
         }
 
         /// The attributes and relationships whose values differ from the baseline: for a model
@@ -67,7 +67,7 @@ extension ModelContext {
         ///   settled since).
         func changedAttributes(_ current: [String: SnapshotValue], setSince changed: PropertyBitSet?) -> [String] {
             let baseline = baseline ?? [:]
-            guard let changed, settledWhileArmed else {
+            guard let changed, heldBaselineWhenSettled else {
                 return DefaultSnapshot(persistentIdentifier: model.persistentModelID, values: current).changedAttributes(from: baseline)
             }
             let names = entity.propertyNames

@@ -98,7 +98,7 @@ extension ModelContext {
                 let current = DefaultSnapshot(persistentIdentifier: id, values: try registration.currentValues())
                 let changed = registration.changedAttributes(current.values, setSince: setSince)
                 if changed.isEmpty {
-                    registration.settledWhileArmed = true
+                    registration.heldBaselineWhenSettled = true
                     continue
                 }
                 plans[storeIndex, default: Plan()].updated.append((registration, current))
@@ -187,7 +187,7 @@ extension ModelContext {
             let id = snapshot.persistentIdentifier
             registration.state = .persisted
             registration.baseline = snapshot.values
-            registration.settledWhileArmed = true   // its changes taken before its values were read
+            registration.heldBaselineWhenSettled = true   // its changes taken before its values were read
             guard let storedID = result.remappedIdentifiers[id] else { continue }
             // A unique-constraint collision: this instance now stands for the stored model.
             registrations[id] = nil
@@ -205,7 +205,7 @@ extension ModelContext {
             let stored = result.snapshotsToReregister[snapshot.persistentIdentifier]?.values
             registration.baseline = stored ?? snapshot.values
             // Its changes taken before its values were read; values the store changed are compared again.
-            registration.settledWhileArmed = stored == nil
+            registration.heldBaselineWhenSettled = stored == nil
         }
         for (_, snapshot) in plan.deleted { registrations.forgetDeleted(snapshot.persistentIdentifier) }
     }

@@ -129,7 +129,7 @@ extension ModelContext {
             }
         }
         registrations.unsettle(target.model.persistentModelID)
-        target.settledWhileArmed = false
+        target.heldBaselineWhenSettled = false
     }
 
     /// `names[0] == values[0] && names[1] == values[1] …` over `T`'s attributes, `nil` when an
