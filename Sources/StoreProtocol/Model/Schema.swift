@@ -33,7 +33,7 @@ public struct Schema: Sendable, CustomStringConvertible {
     /// candidate, as SwiftData infers them: `A.r` (to `B`) and `B.s` (to `A`) pair when neither
     /// names an inverse, `s` is the only such relationship of `B` back to `A` and `r` the only one
     /// of `A` to `B` (a relationship never pairs with itself). With two candidates, neither pairs:
-    /// name the inverse with `@Relationship(inverse:)`. Hand-written metadata is left as listed.
+    /// name the inverse with `@Relationship(inverse:)`.
     private static func inferringInverses(_ entities: [Entity]) -> [Entity] {
         var entities = entities
         func isOpen(_ relationship: Relationship, of entity: Entity) -> Bool {
@@ -43,13 +43,12 @@ public struct Schema: Sendable, CustomStringConvertible {
                 other.relationships.contains { $0.destination == entity.name && $0.inverse == relationship.name }
             }
         }
-        for index in entities.indices where !entities[index].propertyNames.isEmpty {
+        for index in entities.indices {
             for position in entities[index].relationships.indices {
                 let entity = entities[index]
                 let relationship = entity.relationships[position]
                 guard isOpen(relationship, of: entity),
-                      let otherIndex = entities.firstIndex(where: { $0.name == relationship.destination }),
-                      !entities[otherIndex].propertyNames.isEmpty else { continue }
+                      let otherIndex = entities.firstIndex(where: { $0.name == relationship.destination }) else { continue }
                 let other = entities[otherIndex]
                 let forward = entity.relationships.filter { $0.destination == other.name && isOpen($0, of: entity) }
                 let back = other.relationships.filter {
