@@ -4,7 +4,7 @@ import DataStores
 /// be hard to keep exactly: integers of every width at both extremes, a `Date` with nanoseconds,
 /// every byte value, a 38-digit `Decimal`, strings in both Unicode normalization forms, optionals
 /// with and without a value, arrays, a dictionary, enums with raw values and with associated
-/// values, and a nested `Codable` struct. ``AttributeTypeCases`` save it, reopen the store and
+/// values, and a nested `Codable` struct. `AttributeTypeCases` save it, reopen the store and
 /// compare every value exactly (``exactDifferences(from:)``).
 @Model
 public final class SuiteEveryType {
@@ -50,7 +50,10 @@ public final class SuiteEveryType {
         case flight(String, seats: [Int]?)
     }
 
+    /// The model's own id: the case finds each stored model by it.
     public var id = UUID()
+    /// Each integer width at its minimum and maximum (`UInt`'s minimum too): a store that
+    /// passes integers through `Double` or a signed 64-bit column changes the extremes.
     public var int8Min: Int8 = .min
     public var int8Max: Int8 = .max
     public var int16Min: Int16 = .min
@@ -67,7 +70,7 @@ public final class SuiteEveryType {
     public var uint64Max: UInt64 = .max
     public var uintMax: UInt = .max
     public var uintMin: UInt = .min
-    /// The `Double` nearest π, to its last bit; ``AttributeTypeCases`` set it to the edge values
+    /// The `Double` nearest π, to its last bit; `AttributeTypeCases` set it to the edge values
     /// (`-0.0`, subnormals, infinities, NaN) one at a time.
     public var double = Double.pi
     /// `0.1`, which no binary fraction holds exactly.
@@ -76,28 +79,34 @@ public final class SuiteEveryType {
     public var doubleMax = Double.greatestFiniteMagnitude
     /// A `Float` that is not the `Double` `0.1`; set to the edge values like ``double``.
     public var float: Float = 0.1
+    /// Both `Bool` values.
     public var isTrue = true
     public var isFalse = false
+    /// The empty string, which is not `nil`.
     public var emptyString = ""
     /// Precomposed `é`, then decomposed `e` + U+0301: Swift's `==` finds them equal, the case does not.
     public var unicodeString = "Grüße, 世界 🧭 caf\u{E9} cafe\u{301}"
-    /// A string with a NUL inside; set to other edge strings like ``double``.
+    /// A plain string, set to the edge strings (a NUL inside, a lone combining mark) like ``double``.
     public var edgeString = "plain"
     /// Nanoseconds after a whole second: a store keeping microseconds (or milliseconds) loses them.
     public var date = Date(timeIntervalSinceReferenceDate: 800_000_000.123_456_789)
     /// Before 1970 and with a fraction: a store that truncates toward zero or floors gets it wrong.
     public var datePast = Date(timeIntervalSince1970: -1_234_567_890.987_654_321)
+    /// Empty `Data`, which is not `nil`.
     public var emptyData = Data()
     /// Every byte value, NUL and invalid UTF-8 included.
     public var binaryData = Data((0...255).map(UInt8.init) + [0, 0, 255])
+    /// A `UUID` that is not the `id`.
     public var uuid = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
     /// A URL with a percent escape, a non-ASCII host label, a query and a fragment.
     public var url = URL(string: "https://xn--bcher-kva.example/a%20b/%C3%A9?q=1&r=%2F#frag")!
+    /// A file URL with a space and a non-ASCII letter.
     public var fileURL = URL(fileURLWithPath: "/tmp/a b/ü.json")
     /// 38 significant digits: more than a `Double` holds.
     public var decimal = Decimal(string: "3.1415926535897932384626433832795028841")!
     /// A negative decimal with a small exponent.
     public var decimalSmall = Decimal(string: "-0.000000000000000000000000000001")!
+    /// Optionals holding a value (an empty string among them) and optionals that are `nil`.
     public var optionalInt: Int? = 7
     public var optionalIntNil: Int?
     public var optionalString: String? = ""
@@ -107,18 +116,26 @@ public final class SuiteEveryType {
     public var optionalItineraryNil: Itinerary?
     /// Order matters and duplicates stay.
     public var ints = [3, 1, 2, 1, .min, .max]
+    /// Strings in no order, one empty, one twice.
     public var strings = ["b", "", "a", "b"]
+    /// An empty array, which is not `nil`.
     public var emptyStrings: [String] = []
+    /// Dates with fractions, one before the reference date.
     public var dates = [Date(timeIntervalSinceReferenceDate: 1.25), Date(timeIntervalSinceReferenceDate: -0.75)]
+    /// An array with a `nil` inside.
     public var optionalInts: [Int?] = [1, nil, 3]
     /// The empty key is a key; a decomposed key stays decomposed.
     public var counts: [String: Int] = ["a": 1, "": 0, "cafe\u{301}": 2, "z": .min]
+    /// An empty dictionary.
     public var emptyCounts: [String: Int] = [:]
+    /// Raw-value enums, alone and in an array.
     public var status = Status.done
     public var statuses: [Status] = [.done, .planned, .done]
     public var level = Level.high
+    /// `Codable` enums with associated values, alone and in an array with every case.
     public var transport = Transport.train(line: "S1", car: 3)
     public var transports: [Transport] = [.walk, .flight("FI 450", seats: [12, 13]), .flight("", seats: nil)]
+    /// A nested `Codable` struct with a `nil` optional and an array of structs.
     public var itinerary = Itinerary(
         title: "Ring road", firstLeg: Leg(to: "Vík", kilometres: 187),
         legs: [Leg(to: "Höfn", kilometres: nil), Leg(to: "Egilsstaðir", kilometres: 247)], note: nil)
@@ -158,7 +175,7 @@ public final class SuiteEveryType {
 }
 
 /// A spelling of a value in which two values are the same exactly when they are equal bit for
-/// bit: what ``SuiteEveryType/exactDifferences(from:)`` compares.
+/// bit: what `SuiteEveryType.exactDifferences(from:)` compares.
 enum ExactValue {
     static func text(of value: Any) -> String {
         switch value {
