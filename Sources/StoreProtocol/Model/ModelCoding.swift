@@ -36,7 +36,9 @@ public enum ModelCoding {
         value?.snapshotValue
     }
 
-    /// The stored value of a raw-representable attribute: its raw value.
+    /// The stored value of a raw-representable attribute: its raw value, never `nil`. (Optional
+    /// so that assigning it into stored values is not ambiguous with the optional overload below:
+    /// `Optional` is not `RawRepresentable`, so neither overload is more specific.)
     @inlinable
     public static func encode<V: RawRepresentable>(_ value: V) throws -> SnapshotValue? where V.RawValue: SnapshotValueConvertible {
         value.rawValue.snapshotValue

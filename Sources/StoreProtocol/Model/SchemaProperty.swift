@@ -28,6 +28,9 @@ public struct SchemaProperty<Model: PersistentModel>: @unchecked Sendable {
     /// What is wrong with the declaration, found when the metadata is made; reported by
     /// ``ModelContainer`` as ``DataStoreError/Code/invalidSchema``.
     let problems: [String]
+    /// Whether a relationship is kept in tombstones (`@Attribute(.preserveValueOnDeletion)` on
+    /// it); an attribute says so in its options.
+    var preservesValueOnDeletion = false
 
     /// The key path of the property.
     var keyPath: any PartialKeyPath<Model> & Sendable {
@@ -67,7 +70,7 @@ extension SchemaProperty {
         _ name: String, _ keyPath: any KeyPath<Model, D?> & Sendable, options: [Schema.Attribute.Option] = [],
         originalName: String? = nil, hashModifier: String? = nil, defaultValue: D?? = nil
     ) -> Self {
-        relationship(name, keyPath, originalName: originalName)
+        relationship(name, keyPath, originalName: originalName).preserving(options)
     }
 
     /// A to-many relationship not marked `@Relationship`: SwiftData's defaults (delete rule
@@ -76,7 +79,15 @@ extension SchemaProperty {
         _ name: String, _ keyPath: any KeyPath<Model, [D]> & Sendable, options: [Schema.Attribute.Option] = [],
         originalName: String? = nil, hashModifier: String? = nil, defaultValue: [D]? = nil
     ) -> Self {
-        relationship(name, keyPath, originalName: originalName)
+        relationship(name, keyPath, originalName: originalName).preserving(options)
+    }
+
+    /// This relationship, kept in tombstones when `options` hold `.preserveValueOnDeletion`
+    /// (the other attribute options mean nothing for a relationship).
+    private func preserving(_ options: [Schema.Attribute.Option]) -> Self {
+        var property = self
+        property.preservesValueOnDeletion = options.contains { $0.kind == .preserveValueOnDeletion }
+        return property
     }
 }
 
