@@ -36,8 +36,13 @@ public enum ModelCoding {
         value?.snapshotValue
     }
 
-    /// The stored value of a raw-representable attribute, optional or not: its raw value; `nil`
-    /// leaves it out.
+    /// The stored value of a raw-representable attribute: its raw value.
+    @inlinable
+    public static func encode<V: RawRepresentable>(_ value: V) throws -> SnapshotValue? where V.RawValue: SnapshotValueConvertible {
+        value.rawValue.snapshotValue
+    }
+
+    /// The stored value of an optional raw-representable attribute; `nil` leaves it out.
     @inlinable
     public static func encode<V: RawRepresentable>(_ value: V?) throws -> SnapshotValue? where V.RawValue: SnapshotValueConvertible {
         value?.rawValue.snapshotValue
