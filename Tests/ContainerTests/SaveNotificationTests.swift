@@ -1,11 +1,12 @@
 import Foundation
 import MemoryStore
-import StoreProtocol
+import DataStores
 import StoreTestSupport
 import Testing
 
 /// A member whose email is unique: an insert with a stored email updates the stored member.
-final class NotifiedMember: PersistentModel, Codable {
+@Model final class NotifiedMember {
+    #Unique<NotifiedMember>([\.email])
     var id = UUID()
     var name: String
     var email: String
@@ -14,8 +15,6 @@ final class NotifiedMember: PersistentModel, Codable {
         self.name = name
         self.email = email
     }
-
-    static let schemaMetadata = SchemaMetadata<NotifiedMember>(attributes: [\.id, \.name, \.email], unique: [[\.email]])
 }
 
 @Suite struct SaveNotificationTests {
