@@ -175,6 +175,7 @@ extension SchemaMetadata {
             switch property.kind {
             case .relationship(let relationship):
                 relationships.append(relationship)
+                if property.preservesValueOnDeletion { preserved.append(relationship.keyPath) }
             case .attribute(let attribute):
                 let kinds = Set(attribute.options.map(\.kind))
                 if kinds.contains(.ephemeral) { continue }

@@ -28,6 +28,9 @@ public struct SchemaProperty<Model: PersistentModel>: @unchecked Sendable {
     /// What is wrong with the declaration, found when the metadata is made; reported by
     /// ``ModelContainer`` as ``DataStoreError/Code/invalidSchema``.
     let problems: [String]
+    /// A relationship marked `@Attribute(.preserveValueOnDeletion)`: a deletion keeps the related
+    /// models' identifiers in its tombstone (`tombstone.identifiers(\.trip)`).
+    var preservesValueOnDeletion = false
 
     /// The key path of the property.
     var keyPath: any PartialKeyPath<Model> & Sendable {
@@ -67,7 +70,9 @@ extension SchemaProperty {
         _ name: String, _ keyPath: any KeyPath<Model, D?> & Sendable, options: [Schema.Attribute.Option] = [],
         originalName: String? = nil, hashModifier: String? = nil, defaultValue: D?? = nil
     ) -> Self {
-        relationship(name, keyPath, originalName: originalName)
+        var property = relationship(name, keyPath, originalName: originalName)
+        property.preservesValueOnDeletion = options.contains(.preserveValueOnDeletion)
+        return property
     }
 
     /// A to-many relationship not marked `@Relationship`: SwiftData's defaults (delete rule
@@ -76,7 +81,9 @@ extension SchemaProperty {
         _ name: String, _ keyPath: any KeyPath<Model, [D]> & Sendable, options: [Schema.Attribute.Option] = [],
         originalName: String? = nil, hashModifier: String? = nil, defaultValue: [D]? = nil
     ) -> Self {
-        relationship(name, keyPath, originalName: originalName)
+        var property = relationship(name, keyPath, originalName: originalName)
+        property.preservesValueOnDeletion = options.contains(.preserveValueOnDeletion)
+        return property
     }
 }
 
