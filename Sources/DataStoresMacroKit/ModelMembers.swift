@@ -53,7 +53,11 @@ struct ModelMembers {
         }
         var arguments = [head] + (property.attribute.map(Self.arguments(of:)) ?? [])
         if let initializer = property.initializer {
-            arguments.append("defaultValue: \(initializer.trimmedDescription)")
+            // `.some(…)` types the initial value as the written type, `V`: `= .none` for an enum
+            // with a case `none` is that case, where `defaultValue: .none` would be `V?.none`, no
+            // default. Without a written type the initial value names its type itself.
+            let typed = property.type != nil && !initializer.is(NilLiteralExprSyntax.self)
+            arguments.append("defaultValue: " + (typed ? ".some(\(initializer.trimmedDescription))" : initializer.trimmedDescription))
         }
         return ".attribute(" + arguments.joined(separator: ", ") + ")"
     }

@@ -302,3 +302,23 @@ import Testing
         """#)
     }
 }
+
+extension ModelExpansionTests {
+    /// With a written type the initial value is passed as `.some(…)`, so that `.none` is resolved
+    /// against the property's type (an enum case `none`), not taken as `Optional.none`; `nil` and an
+    /// initial value that names its own type are passed as written.
+    @Test func aDefaultValueIsTypedAsTheProperty() {
+        let expansion = MacroExpansion("""
+            @Model final class Profile {
+                var visibility: Visibility = .none
+                var shownTo: Visibility? = nil
+                var visits = 3
+                init() {}
+            }
+            """)
+        #expect(expansion.diagnostics == [])
+        #expect(expansion.text.contains(#".attribute("visibility", \Profile.visibility, defaultValue: .some(.none)),"#))
+        #expect(expansion.text.contains(#".attribute("shownTo", \Profile.shownTo, defaultValue: nil),"#))
+        #expect(expansion.text.contains(#".attribute("visits", \Profile.visits, defaultValue: 3),"#))
+    }
+}
