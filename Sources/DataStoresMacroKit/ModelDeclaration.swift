@@ -10,7 +10,10 @@ struct ModelDeclaration {
     /// One stored property of the class that the store keeps (or, `.ephemeral`, that is only
     /// observed).
     struct Property {
+        /// The name as the store and the schema spell it: `default` for `` var `default` ``.
         let name: String
+        /// The name as Swift code refers to it: `` `default` `` when written escaped.
+        let reference: String
         /// The type as written; `nil` when the initializer gives it (`var startDate = Date.now`).
         let type: TypeSyntax?
         /// The initial value as written, `nil` when none.
@@ -73,11 +76,13 @@ struct ModelDeclaration {
             if variable.modifiers.contains(where: { ["static", "class", "lazy"].contains($0.name.text) }) { continue }
             let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
             for binding in variable.bindings {
-                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.trimmed.text else { continue }
-                if name == "id" { declaresID = true }
+                guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier else { continue }
+                if Self.name(identifier) == "id" { declaresID = true }
             }
             guard let binding = variable.bindings.first,
-                  let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.trimmed.text else { continue }
+                  let identifier = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier else { continue }
+            let name = Self.name(identifier)
+            let reference = identifier.trimmed.text
             if Self.isComputed(binding) { continue }
             let transient = Self.attribute(named: "Transient", in: variable.attributes)
             let attribute = Self.attribute(named: "Attribute", in: variable.attributes)
@@ -100,8 +105,8 @@ struct ModelDeclaration {
                         name: name, attribute: transient != nil ? "@Transient" : "@Attribute(.ephemeral)", type: type?.description)))
                 }
                 if isEphemeral && transient == nil && !isLet {
-                    ephemeral.append(Property(name: name, type: type, initializer: initializer, isLet: isLet, attribute: attribute,
-                                              relationship: nil, isEphemeral: true, node: variable))
+                    ephemeral.append(Property(name: name, reference: reference, type: type, initializer: initializer, isLet: isLet,
+                                              attribute: attribute, relationship: nil, isEphemeral: true, node: variable))
                 }
                 continue
             }
@@ -118,8 +123,8 @@ struct ModelDeclaration {
                 _ = attribute
                 diagnostics.append(Diagnostic(node: relationship, message: ModelDiagnostic.attributeAndRelationship(name: name)))
             }
-            persisted.append(Property(name: name, type: type, initializer: initializer, isLet: isLet, attribute: attribute,
-                                      relationship: relationship, isEphemeral: false, node: variable))
+            persisted.append(Property(name: name, reference: reference, type: type, initializer: initializer, isLet: isLet,
+                                      attribute: attribute, relationship: relationship, isEphemeral: false, node: variable))
         }
 
         let names = Set(persisted.map(\.name) + (declaresID ? [] : ["id"]))
@@ -135,7 +140,7 @@ struct ModelDeclaration {
                     guard let keyPath = element.expression.as(KeyPathExprSyntax.self),
                           keyPath.components.count == 1,
                           let property = keyPath.components.first?.component.as(KeyPathPropertyComponentSyntax.self),
-                          names.contains(property.declName.baseName.trimmed.text) else {
+                          names.contains(Self.name(property.declName.baseName)) else {
                         diagnostics.append(Diagnostic(node: element.expression, message: ModelDiagnostic.unknownKeyPath(
                             macro: node.macroName.text, keyPath: element.expression.trimmedDescription, model: declaration.name.text,
                             persisted: (declaresID ? [] : ["id"]) + persisted.map(\.name))))
@@ -154,6 +159,12 @@ struct ModelDeclaration {
         self.unique = unique
         self.indexed = indexed
         self.diagnostics = diagnostics
+    }
+
+    /// A declared name as the store spells it: without the backticks of `` `default` ``.
+    static func name(_ identifier: TokenSyntax) -> String {
+        let text = identifier.trimmed.text
+        return text.count > 1 && text.hasPrefix("`") && text.hasSuffix("`") ? String(text.dropFirst().dropLast()) : text
     }
 
     /// Whether a binding is computed: a getter, or accessors other than observers and `init`.

@@ -321,4 +321,31 @@ extension ModelExpansionTests {
         #expect(expansion.text.contains(#".attribute("shownTo", \Profile.shownTo, defaultValue: nil),"#))
         #expect(expansion.text.contains(#".attribute("visits", \Profile.visits, defaultValue: 3),"#))
     }
+
+    /// A name written escaped (`` `default` ``) is stored as `default` in storage `_default`, and
+    /// escaped wherever code refers to it (a `#Unique` key path included).
+    @Test func anEscapedName() {
+        let expansion = MacroExpansion("""
+            @Model final class Preference {
+                #Unique<Preference>([\\.`default`])
+                var `default`: Bool = false
+                let `in`: Int
+                init() { self.in = 1 }
+            }
+            """)
+        #expect(expansion.diagnostics == [])
+        for line in [
+            "private var _default: Bool = false",
+            "_$backingData.access(self, keyPath: \\.`default`)",
+            #".attribute("default", \Preference.`default`, defaultValue: .some(false)),"#,
+            #"_$values["default"] = try StoreProtocol.ModelCoding.encode(_default)"#,
+            #"_$values["in"] = try StoreProtocol.ModelCoding.encode(`in`)"#,
+            #"`in` = try StoreProtocol.ModelCoding.decode(_$values["in"], attribute: "in", of: "Preference")"#,
+            #"let `default`: Bool = try StoreProtocol.ModelCoding.decode(_$values["default"], attribute: "default", of: "Preference")"#,
+            "self.`default` = `default`",
+            "unique: [[\\Preference.`default`]]",
+        ] {
+            #expect(expansion.text.contains(line), "\(line)")
+        }
+    }
 }
