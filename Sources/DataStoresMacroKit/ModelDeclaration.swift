@@ -72,6 +72,13 @@ struct ModelDeclaration {
                 constraintNodes.append(expansion)
                 continue
             }
+            if let conditional = member.decl.as(IfConfigDeclSyntax.self) {
+                for variable in Self.storedVariables(in: conditional) {
+                    let names = variable.bindings.compactMap { $0.pattern.as(IdentifierPatternSyntax.self).map { Self.name($0.identifier) } }
+                    diagnostics.append(Diagnostic(node: variable, message: ModelDiagnostic.conditionallyCompiled(names: names)))
+                }
+                continue
+            }
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
             if variable.modifiers.contains(where: { ["static", "class", "lazy"].contains($0.name.text) }) { continue }
             let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
@@ -165,6 +172,24 @@ struct ModelDeclaration {
     static func name(_ identifier: TokenSyntax) -> String {
         let text = identifier.trimmed.text
         return text.count > 1 && text.hasPrefix("`") && text.hasSuffix("`") ? String(text.dropFirst().dropLast()) : text
+    }
+
+    /// The stored properties in an `#if` of the class body (nested ones included) that `@Model`
+    /// would persist or observe: every one but `@Transient`, computed, `static`, `class` and
+    /// `lazy` ones. The generated members are not conditional, so such a property is refused
+    /// rather than silently left out of the store.
+    static func storedVariables(in conditional: IfConfigDeclSyntax) -> [VariableDeclSyntax] {
+        conditional.clauses.flatMap { clause -> [VariableDeclSyntax] in
+            guard case .decls(let members)? = clause.elements else { return [] }
+            return members.flatMap { member -> [VariableDeclSyntax] in
+                if let nested = member.decl.as(IfConfigDeclSyntax.self) { return storedVariables(in: nested) }
+                guard let variable = member.decl.as(VariableDeclSyntax.self),
+                      !variable.modifiers.contains(where: { ["static", "class", "lazy"].contains($0.name.text) }),
+                      attribute(named: "Transient", in: variable.attributes) == nil,
+                      variable.bindings.contains(where: { !isComputed($0) }) else { return [] }
+                return [variable]
+            }
+        }
     }
 
     /// Whether a binding is computed: a getter, or accessors other than observers and `init`.

@@ -12,6 +12,7 @@ enum ModelDiagnostic: DiagnosticMessage {
     case severalBindings([String])
     case attributeAndRelationship(name: String)
     case constraintOutsideModel(macro: String)
+    case conditionallyCompiled(names: [String])
 
     var message: String {
         switch self {
@@ -44,6 +45,11 @@ enum ModelDiagnostic: DiagnosticMessage {
                 + "@Attribute for any other"
         case .constraintOutsideModel(let macro):
             return "#\(macro) belongs inside the body of an @Model class"
+        case .conditionallyCompiled(let names):
+            let list = names.map { "'\($0)'" }.joined(separator: ", ")
+            let (property, isInside, it) = names.count == 1 ? ("property", "is inside", "it") : ("properties", "are inside", "them")
+            return "stored \(property) \(list) of a model \(isInside) '#if', which @Model cannot persist (the schema and the "
+                + "stored values it generates are the same in every build); move \(it) out of the '#if', or mark \(it) @Transient"
         }
     }
 
@@ -59,6 +65,7 @@ enum ModelDiagnostic: DiagnosticMessage {
         case .severalBindings: "severalBindings"
         case .attributeAndRelationship: "attributeAndRelationship"
         case .constraintOutsideModel: "constraintOutsideModel"
+        case .conditionallyCompiled: "conditionallyCompiled"
         }
         return MessageID(domain: "DataStoresMacros", id: id)
     }
