@@ -39,7 +39,11 @@
 /// optional nor has an initial value; a `let` with an initial value (a model read from the store
 /// could not take the stored one); observers on a persisted property; several properties in one
 /// `var`; a stored property inside `#if` in the class body (the generated schema and stored values
-/// are the same in every build: move it out of the `#if`, or mark it `@Transient`). Type checks (an attribute type a store cannot keep, `@Relationship` on a
+/// are the same in every build: move it out of the `#if`, or mark it `@Transient`);
+/// `@ObservationIgnored` on a property that is not `@Transient` (SwiftData documents no meaning
+/// for it on a model property, and guessing whether it is stored would lose data one way or the
+/// other: write `@Transient` for a property the store should not keep, which is then neither
+/// stored nor observed). Type checks (an attribute type a store cannot keep, `@Relationship` on a
 /// property that holds no model, a mistyped inverse) are reported by the overloads the
 /// expansion calls.
 @attached(

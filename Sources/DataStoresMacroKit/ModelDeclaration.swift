@@ -92,6 +92,14 @@ struct ModelDeclaration {
             let reference = identifier.trimmed.text
             if Self.isComputed(binding) { continue }
             let transient = Self.attribute(named: "Transient", in: variable.attributes)
+            let observationIgnored = variable.attributes.contains {
+                let written = $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription
+                return written == "ObservationIgnored" || written == "Observation.ObservationIgnored"
+            }
+            if transient == nil && observationIgnored {
+                diagnostics.append(Diagnostic(node: variable, message: ModelDiagnostic.observationIgnored(name: name)))
+                continue
+            }
             let attribute = Self.attribute(named: "Attribute", in: variable.attributes)
             let relationship = Self.attribute(named: "Relationship", in: variable.attributes)
             let isEphemeral = attribute.map { Self.options(of: $0).contains("ephemeral") } ?? false

@@ -147,4 +147,22 @@ import Testing
         ])
         #expect(!expansion.text.contains("debugNote\""))
     }
+
+    /// `@ObservationIgnored` is refused with the advice to use `@Transient`; together with
+    /// `@Transient` it is accepted.
+    @Test func observationIgnored() {
+        let expansion = MacroExpansion("""
+            @Model final class Trip {
+                @ObservationIgnored var cache = 0
+                @ObservationIgnored @Transient var other = 0
+                @Observation.ObservationIgnored var qualified = 0
+                init() {}
+            }
+            """)
+        #expect(expansion.diagnostics == [(2, "cache"), (4, "qualified")].map { line, name in
+            "\(line):5: '@ObservationIgnored var \(name)' in a model: @Model persists and observes every stored property "
+                + "it does not skip; mark '\(name)' @Transient to keep it out of the store (not stored, not observed, and "
+                + "its initial value in a model read from the store), or drop @ObservationIgnored to persist it"
+        })
+    }
 }

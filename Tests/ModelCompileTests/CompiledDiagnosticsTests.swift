@@ -157,4 +157,19 @@ import Testing
             + "schema and the stored values it generates are the same in every build); move it out of the '#if', or mark "
             + "it @Transient"])
     }
+
+    /// `@ObservationIgnored` alone is refused with the advice to use `@Transient`; with
+    /// `@Transient` it compiles.
+    @Test func observationIgnored() throws {
+        let errors = try errors("""
+            @Model final class Trip {
+                @ObservationIgnored var cache = 0
+                @ObservationIgnored @Transient var other = 0
+                init() {}
+            }
+            """)
+        #expect(errors == ["3:5: '@ObservationIgnored var cache' in a model: @Model persists and observes every stored "
+            + "property it does not skip; mark 'cache' @Transient to keep it out of the store (not stored, not observed, "
+            + "and its initial value in a model read from the store), or drop @ObservationIgnored to persist it"])
+    }
 }
