@@ -18,8 +18,8 @@
 /// properties are not. A property whose type is a model, an optional model or an array of models
 /// is a relationship. A `let` without an initial value is persisted and never changes. Identity
 /// is implicit: the macro adds `id` (a `UUID`) unless the class declares its own `id`, which is
-/// then the primary key. A name written escaped (`` var `default`: Bool ``) is stored as
-/// `default`. A property's initial value is its default in the schema (what a migration gives
+/// then the primary key. A property whose name is a keyword written in backticks (`default`)
+/// is stored under the plain name. A property's initial value is its default in the schema (what a migration gives
 /// stored models that lack it), typed as the written type: `var visibility: Visibility = .none`
 /// is the enum's case `none`, not no value.
 ///
