@@ -43,9 +43,13 @@ public enum ModelCoding {
     }
 
     /// The stored value of an optional raw-representable attribute; `nil` leaves it out.
+    ///
+    /// Generic over the optional itself (not `V?`): a non-optional raw-representable value,
+    /// promoted to an optional where the result is stored (`values["priority"] = …`), would
+    /// otherwise fit this overload as well as the one above, and the call would be ambiguous.
     @inlinable
-    public static func encode<V: RawRepresentable>(_ value: V?) throws -> SnapshotValue? where V.RawValue: SnapshotValueConvertible {
-        value?.rawValue.snapshotValue
+    public static func encode<O: OptionalRawRepresentable>(_ value: O) throws -> SnapshotValue? {
+        value.wrappedRawRepresentable?.rawValue.snapshotValue
     }
 
     /// The stored value of an array of raw-representable values: their raw values.
@@ -208,4 +212,19 @@ public enum ModelCoding {
         let found = (error as? SnapshotValueMismatch).map { "\($0.found)" } ?? "a value that does not decode (\(error))"
         return DataStoreError(.undecodableSnapshot, "\(entity).\(attribute): expected \(V.self), found \(found)")
     }
+}
+
+/// An optional raw-representable value (`Priority?`): what selects the optional overload of
+/// `ModelCoding.encode(_:)` for an optional, without making a non-optional value's call
+/// ambiguous. Only `Optional` conforms; public for the `@Model` expansion's calls.
+public protocol OptionalRawRepresentable {
+    /// The raw-representable type the optional wraps.
+    associatedtype Wrapped: RawRepresentable where Wrapped.RawValue: SnapshotValueConvertible
+    /// The wrapped value, `nil` when there is none.
+    var wrappedRawRepresentable: Wrapped? { get }
+}
+
+extension Optional: OptionalRawRepresentable where Wrapped: RawRepresentable, Wrapped.RawValue: SnapshotValueConvertible {
+    /// The optional itself.
+    @inlinable public var wrappedRawRepresentable: Wrapped? { self }
 }
