@@ -11,8 +11,9 @@ import Foundation
 ///   dictionaries of them): converted directly, no `Codable`.
 /// - `RawRepresentable` types whose raw value is one of those (an `enum Status: String`): stored as
 ///   the raw value, as `Codable` stores such an enum.
-/// - A model, an optional model or an array of models (a relationship): encoded as its primary
-///   key(s); decoded as `nil` / `[]`, because only the context resolves keys to instances.
+/// - A model, an optional model or an array of models, optional or not (a relationship): encoded
+///   as its primary key(s); decoded as `nil` / `[]`, because only the context resolves keys to
+///   instances.
 /// - Any other `Codable` type (a struct or enum as a composite attribute): through
 ///   ``SnapshotEncoder`` / ``SnapshotDecoder`` (disfavored: chosen only when nothing above fits).
 /// - Anything else: unavailable, so the expansion does not compile and the message says what to do.
@@ -69,6 +70,13 @@ public enum ModelCoding {
     @inlinable
     public static func encode<D: PersistentModel>(_ value: [D]) throws -> SnapshotValue {
         .array(value.map(\.persistentModelID.primaryKey))
+    }
+
+    /// The stored value of an optional to-many relationship (`[Stop]?`): the related models'
+    /// primary keys, in order; `nil` is stored as empty (a to-many is always stored as an array).
+    @inlinable
+    public static func encode<D: PersistentModel>(_ value: [D]?) throws -> SnapshotValue {
+        .array((value ?? []).map(\.persistentModelID.primaryKey))
     }
 
     /// The stored value of a `Codable` composite attribute (a struct or an enum), through
@@ -159,6 +167,12 @@ public enum ModelCoding {
     /// A to-many relationship: always empty; the context sets it from the stored keys.
     @inlinable
     public static func decode<D: PersistentModel>(_ value: SnapshotValue?, attribute: String, of entity: String) throws -> [D] {
+        []
+    }
+
+    /// An optional to-many relationship: always empty; the context sets it from the stored keys.
+    @inlinable
+    public static func decode<D: PersistentModel>(_ value: SnapshotValue?, attribute: String, of entity: String) throws -> [D]? {
         []
     }
 
