@@ -45,7 +45,6 @@ extension ModelContext {
     /// the unique-constraint upserts the context must make itself (see ``insert(_:)``).
     ///
     /// - Throws: ``DataStoreError/Code/readOnly`` (nothing sent), ``DataStoreError/Code/unknownEntity``,
-    ///   ``DataStoreError/Code/constraintViolation`` for a second instance of a held model,
     ///   ``ModelContextError/Code/modelOfAnotherContext`` for an inserted model of another
     ///   container, ``ModelContextError/Code/primaryKeyChanged`` for a stored model whose `id`
     ///   was changed (nothing sent), what ``processPendingChanges()`` throws (nothing sent), or what a store
@@ -54,12 +53,7 @@ extension ModelContext {
     public func save() throws {
         if let unknown = unknownInserts.first { throw DataStoreError.unknownEntity(unknown, in: container.schema) }
         if let refusal = foreignInserts.first { throw refusal }
-        if let id = secondInstances.first {
-            throw DataStoreError(.constraintViolation,
-                "A model inserted as \(id) is another instance of a model this context holds; saving it would leave that "
-                + "instance untracked and its changes lost. Change the instance the context holds (context.model(for:)), "
-                + "or delete it first; nothing was saved.")
-        }
+        try mergeSecondInstances()
         try processPendingChanges()
         forgetModelsNoOneHolds()
         if try mergeInsertsIntoStoredModels() {
