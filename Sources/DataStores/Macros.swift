@@ -18,7 +18,10 @@
 /// properties are not. A property whose type is a model, an optional model or an array of models
 /// is a relationship. A `let` without an initial value is persisted and never changes. Identity
 /// is implicit: the macro adds `id` (a `UUID`) unless the class declares its own `id`, which is
-/// then the primary key.
+/// then the primary key. A property whose name is a keyword written in backticks (`default`)
+/// is stored under the plain name. A property's initial value is its default in the schema (what a migration gives
+/// stored models that lack it), typed as the written type: `var visibility: Visibility = .none`
+/// is the enum's case `none`, not no value.
 ///
 /// Each persisted `var` reads and writes typed storage, reports to Observation and marks that
 /// one attribute changed, so a save looks only at what changed. The macro also generates the
@@ -35,8 +38,14 @@
 /// that names no persisted property; a `@Transient` or `.ephemeral` property that is neither
 /// optional nor has an initial value; a `let` with an initial value (a model read from the store
 /// could not take the stored one); observers on a persisted property; several properties in one
-/// `var`. Type checks (an attribute type a store cannot keep, `@Relationship` on a property that
-/// holds no model, a mistyped inverse) are reported by the overloads the expansion calls.
+/// `var`; a stored property inside `#if` in the class body (the generated schema and stored values
+/// are the same in every build: move it out of the `#if`, or mark it `@Transient`);
+/// `@ObservationIgnored` on a property that is not `@Transient` (SwiftData documents no meaning
+/// for it on a model property, and guessing whether it is stored would lose data one way or the
+/// other: write `@Transient` for a property the store should not keep, which is then neither
+/// stored nor observed). Type checks (an attribute type a store cannot keep, `@Relationship` on a
+/// property that holds no model, a mistyped inverse) are reported by the overloads the
+/// expansion calls.
 @attached(
     member, conformances: PersistentModel, Observable,
     names: named(_$backingData), named(persistentBackingData), named(id), named(schemaMetadata), named(storedValues),

@@ -10,7 +10,10 @@ struct ModelDeclaration {
     /// One stored property of the class that the store keeps (or, `.ephemeral`, that is only
     /// observed).
     struct Property {
+        /// The name as the store and the schema spell it: `default` for `` var `default` ``.
         let name: String
+        /// The name as Swift code refers to it: `` `default` `` when written escaped.
+        let reference: String
         /// The type as written; `nil` when the initializer gives it (`var startDate = Date.now`).
         let type: TypeSyntax?
         /// The initial value as written, `nil` when none.
@@ -69,17 +72,34 @@ struct ModelDeclaration {
                 constraintNodes.append(expansion)
                 continue
             }
+            if let conditional = member.decl.as(IfConfigDeclSyntax.self) {
+                for variable in Self.storedVariables(in: conditional) {
+                    let names = variable.bindings.compactMap { $0.pattern.as(IdentifierPatternSyntax.self).map { Self.name($0.identifier) } }
+                    diagnostics.append(Diagnostic(node: variable, message: ModelDiagnostic.conditionallyCompiled(names: names)))
+                }
+                continue
+            }
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
             if variable.modifiers.contains(where: { ["static", "class", "lazy"].contains($0.name.text) }) { continue }
             let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
             for binding in variable.bindings {
-                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.trimmed.text else { continue }
-                if name == "id" { declaresID = true }
+                guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier else { continue }
+                if Self.name(identifier) == "id" { declaresID = true }
             }
             guard let binding = variable.bindings.first,
-                  let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.trimmed.text else { continue }
+                  let identifier = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier else { continue }
+            let name = Self.name(identifier)
+            let reference = identifier.trimmed.text
             if Self.isComputed(binding) { continue }
             let transient = Self.attribute(named: "Transient", in: variable.attributes)
+            let observationIgnored = variable.attributes.contains {
+                let written = $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription
+                return written == "ObservationIgnored" || written == "Observation.ObservationIgnored"
+            }
+            if transient == nil && observationIgnored {
+                diagnostics.append(Diagnostic(node: variable, message: ModelDiagnostic.observationIgnored(name: name)))
+                continue
+            }
             let attribute = Self.attribute(named: "Attribute", in: variable.attributes)
             let relationship = Self.attribute(named: "Relationship", in: variable.attributes)
             let isEphemeral = attribute.map { Self.options(of: $0).contains("ephemeral") } ?? false
@@ -100,8 +120,8 @@ struct ModelDeclaration {
                         name: name, attribute: transient != nil ? "@Transient" : "@Attribute(.ephemeral)", type: type?.description)))
                 }
                 if isEphemeral && transient == nil && !isLet {
-                    ephemeral.append(Property(name: name, type: type, initializer: initializer, isLet: isLet, attribute: attribute,
-                                              relationship: nil, isEphemeral: true, node: variable))
+                    ephemeral.append(Property(name: name, reference: reference, type: type, initializer: initializer, isLet: isLet,
+                                              attribute: attribute, relationship: nil, isEphemeral: true, node: variable))
                 }
                 continue
             }
@@ -118,8 +138,8 @@ struct ModelDeclaration {
                 _ = attribute
                 diagnostics.append(Diagnostic(node: relationship, message: ModelDiagnostic.attributeAndRelationship(name: name)))
             }
-            persisted.append(Property(name: name, type: type, initializer: initializer, isLet: isLet, attribute: attribute,
-                                      relationship: relationship, isEphemeral: false, node: variable))
+            persisted.append(Property(name: name, reference: reference, type: type, initializer: initializer, isLet: isLet,
+                                      attribute: attribute, relationship: relationship, isEphemeral: false, node: variable))
         }
 
         let names = Set(persisted.map(\.name) + (declaresID ? [] : ["id"]))
@@ -135,7 +155,7 @@ struct ModelDeclaration {
                     guard let keyPath = element.expression.as(KeyPathExprSyntax.self),
                           keyPath.components.count == 1,
                           let property = keyPath.components.first?.component.as(KeyPathPropertyComponentSyntax.self),
-                          names.contains(property.declName.baseName.trimmed.text) else {
+                          names.contains(Self.name(property.declName.baseName)) else {
                         diagnostics.append(Diagnostic(node: element.expression, message: ModelDiagnostic.unknownKeyPath(
                             macro: node.macroName.text, keyPath: element.expression.trimmedDescription, model: declaration.name.text,
                             persisted: (declaresID ? [] : ["id"]) + persisted.map(\.name))))
@@ -154,6 +174,30 @@ struct ModelDeclaration {
         self.unique = unique
         self.indexed = indexed
         self.diagnostics = diagnostics
+    }
+
+    /// A declared name as the store spells it: without the backticks of `` `default` ``.
+    static func name(_ identifier: TokenSyntax) -> String {
+        let text = identifier.trimmed.text
+        return text.count > 1 && text.hasPrefix("`") && text.hasSuffix("`") ? String(text.dropFirst().dropLast()) : text
+    }
+
+    /// The stored properties in an `#if` of the class body (nested ones included) that `@Model`
+    /// would persist or observe: every one but `@Transient`, computed, `static`, `class` and
+    /// `lazy` ones. The generated members are not conditional, so such a property is refused
+    /// rather than silently left out of the store.
+    static func storedVariables(in conditional: IfConfigDeclSyntax) -> [VariableDeclSyntax] {
+        conditional.clauses.flatMap { clause -> [VariableDeclSyntax] in
+            guard case .decls(let members)? = clause.elements else { return [] }
+            return members.flatMap { member -> [VariableDeclSyntax] in
+                if let nested = member.decl.as(IfConfigDeclSyntax.self) { return storedVariables(in: nested) }
+                guard let variable = member.decl.as(VariableDeclSyntax.self),
+                      !variable.modifiers.contains(where: { ["static", "class", "lazy"].contains($0.name.text) }),
+                      attribute(named: "Transient", in: variable.attributes) == nil,
+                      variable.bindings.contains(where: { !isComputed($0) }) else { return [] }
+                return [variable]
+            }
+        }
     }
 
     /// Whether a binding is computed: a getter, or accessors other than observers and `init`.

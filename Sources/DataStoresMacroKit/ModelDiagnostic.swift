@@ -12,6 +12,8 @@ enum ModelDiagnostic: DiagnosticMessage {
     case severalBindings([String])
     case attributeAndRelationship(name: String)
     case constraintOutsideModel(macro: String)
+    case conditionallyCompiled(names: [String])
+    case observationIgnored(name: String)
 
     var message: String {
         switch self {
@@ -44,6 +46,15 @@ enum ModelDiagnostic: DiagnosticMessage {
                 + "@Attribute for any other"
         case .constraintOutsideModel(let macro):
             return "#\(macro) belongs inside the body of an @Model class"
+        case .conditionallyCompiled(let names):
+            let list = names.map { "'\($0)'" }.joined(separator: ", ")
+            let (property, isInside, it) = names.count == 1 ? ("property", "is inside", "it") : ("properties", "are inside", "them")
+            return "stored \(property) \(list) of a model \(isInside) '#if', which @Model cannot persist (the schema and the "
+                + "stored values it generates are the same in every build); move \(it) out of the '#if', or mark \(it) @Transient"
+        case .observationIgnored(let name):
+            return "'@ObservationIgnored var \(name)' in a model: @Model persists and observes every stored property "
+                + "it does not skip; mark '\(name)' @Transient to keep it out of the store (not stored, not observed, and "
+                + "its initial value in a model read from the store), or drop @ObservationIgnored to persist it"
         }
     }
 
@@ -59,6 +70,8 @@ enum ModelDiagnostic: DiagnosticMessage {
         case .severalBindings: "severalBindings"
         case .attributeAndRelationship: "attributeAndRelationship"
         case .constraintOutsideModel: "constraintOutsideModel"
+        case .conditionallyCompiled: "conditionallyCompiled"
+        case .observationIgnored: "observationIgnored"
         }
         return MessageID(domain: "DataStoresMacros", id: id)
     }

@@ -35,8 +35,9 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     ) throws -> [AttributeSyntax] {
         guard let model = modelClass(declaration), let variable = member.as(VariableDeclSyntax.self),
               variable.bindingSpecifier.tokenKind == .keyword(.var), variable.bindings.count == 1,
-              let name = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.trimmed.text
+              let identifier = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier
         else { return [] }
+        let name = ModelDeclaration.name(identifier)
         let analysis = ModelDeclaration(model)
         if let index = analysis.index(of: name), !(analysis.generatesID && name == "id") {
             return ["@_PersistedProperty(index: \(raw: index))"]

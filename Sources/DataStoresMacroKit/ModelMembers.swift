@@ -47,13 +47,17 @@ struct ModelMembers {
     /// `@Attribute` / `@Relationship` arguments passed on, unlabeled options gathered into
     /// `options:`.
     private func metadataEntry(_ property: ModelDeclaration.Property) -> String {
-        let head = "\"\(property.name)\", \\\(model.typeName).\(property.name)"
+        let head = "\"\(property.name)\", \\\(model.typeName).\(property.reference)"
         if let relationship = property.relationship {
             return ".relationship(" + ([head] + Self.arguments(of: relationship)).joined(separator: ", ") + ")"
         }
         var arguments = [head] + (property.attribute.map(Self.arguments(of:)) ?? [])
         if let initializer = property.initializer {
-            arguments.append("defaultValue: \(initializer.trimmedDescription)")
+            // `.some(…)` types the initial value as the written type, `V`: `= .none` for an enum
+            // with a case `none` is that case, where `defaultValue: .none` would be `V?.none`, no
+            // default. Without a written type the initial value names its type itself.
+            let typed = property.type != nil && !initializer.is(NilLiteralExprSyntax.self)
+            arguments.append("defaultValue: " + (typed ? ".some(\(initializer.trimmedDescription))" : initializer.trimmedDescription))
         }
         return ".attribute(" + arguments.joined(separator: ", ") + ")"
     }
@@ -72,7 +76,7 @@ struct ModelMembers {
     /// The stored field a property's value lives in: `_name` behind the accessors, the property
     /// itself for a `let` and the generated `id`.
     private func storage(_ property: ModelDeclaration.Property) -> String {
-        property.isLet ? property.name : "_" + property.name
+        property.isLet ? property.reference : "_" + property.name
     }
 
     private var storedProperties: [(name: String, storage: String)] {
@@ -119,17 +123,17 @@ struct ModelMembers {
         }
         for property in model.persisted where !property.isLet && property.relationship == nil {
             if let type = property.type {
-                decoding.append("let \(property.name): \(type.trimmedDescription) = \(decode(property.name))")
+                decoding.append("let \(property.reference): \(type.trimmedDescription) = \(decode(property.name))")
             } else {
                 // The type comes from the initializer: a copy of the stored value lends it.
-                decoding.append("var \(property.name) = _\(property.name)")
-                decoding.append("\(property.name) = \(decode(property.name))")
+                decoding.append("var \(property.reference) = _\(property.name)")
+                decoding.append("\(property.reference) = \(decode(property.name))")
             }
             if property.type.map(KnownAttributeTypes.isAttribute) ?? false {
-                setting.append("self.\(property.name) = \(property.name)")
+                setting.append("self.\(property.reference) = \(property.reference)")
             } else {
                 mayBeRelationship = true
-                setting.append("if !_$isRelationship(\(property.name)) { self.\(property.name) = \(property.name) }")
+                setting.append("if !_$isRelationship(\(property.reference)) { self.\(property.reference) = \(property.reference) }")
             }
         }
         let helpers = mayBeRelationship ? """

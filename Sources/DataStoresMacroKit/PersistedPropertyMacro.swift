@@ -13,7 +13,7 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
     public static func expansion(
         of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol, in context: some MacroExpansionContext
     ) throws -> [AccessorDeclSyntax] {
-        guard let (name, _, _) = property(declaration) else { return [] }
+        guard let (name, reference, _, _) = property(declaration) else { return [] }
         let index = index(node)
         return [
             """
@@ -24,23 +24,23 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
             """,
             """
             get {
-                _$backingData.access(self, keyPath: \\.\(raw: name))
+                _$backingData.access(self, keyPath: \\.\(raw: reference))
                 return _\(raw: name)
             }
             """,
             """
             set {
-                _$backingData.withMutation(of: self, keyPath: \\.\(raw: name), at: \(raw: index)) {
+                _$backingData.withMutation(of: self, keyPath: \\.\(raw: reference), at: \(raw: index)) {
                     _\(raw: name) = newValue
                 }
             }
             """,
             """
             _modify {
-                _$backingData.access(self, keyPath: \\.\(raw: name))
-                _$backingData.willModify(self, keyPath: \\.\(raw: name), at: \(raw: index))
+                _$backingData.access(self, keyPath: \\.\(raw: reference))
+                _$backingData.willModify(self, keyPath: \\.\(raw: reference), at: \(raw: index))
                 defer {
-                    _$backingData.didModify(self, keyPath: \\.\(raw: name), at: \(raw: index))
+                    _$backingData.didModify(self, keyPath: \\.\(raw: reference), at: \(raw: index))
                 }
                 yield &_\(raw: name)
             }
@@ -51,18 +51,20 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
     public static func expansion(
         of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol, in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        guard let (name, type, initializer) = property(declaration) else { return [] }
+        guard let (name, _, type, initializer) = property(declaration) else { return [] }
         let typeText = type.map { ": \($0.trimmedDescription)" } ?? ""
         let initializerText = initializer.map { " = \($0.trimmedDescription)" } ?? ""
         return ["@Transient private var _\(raw: name)\(raw: typeText)\(raw: initializerText)"]
     }
 
-    /// The name, written type and initial value of the single-binding `var` the macro is on.
-    private static func property(_ declaration: some DeclSyntaxProtocol) -> (String, TypeSyntax?, ExprSyntax?)? {
+    /// The name (`default`, which the storage `_default` is named after), the name as code refers
+    /// to it (`` `default` ``), the written type and the initial value of the single-binding `var`
+    /// the macro is on.
+    private static func property(_ declaration: some DeclSyntaxProtocol) -> (String, String, TypeSyntax?, ExprSyntax?)? {
         guard let variable = declaration.as(VariableDeclSyntax.self), variable.bindings.count == 1,
               let binding = variable.bindings.first,
-              let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.trimmed.text else { return nil }
-        return (name, binding.typeAnnotation?.type, binding.initializer?.value)
+              let identifier = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier else { return nil }
+        return (ModelDeclaration.name(identifier), identifier.trimmed.text, binding.typeAnnotation?.type, binding.initializer?.value)
     }
 
     private static func index(_ node: AttributeSyntax) -> String {

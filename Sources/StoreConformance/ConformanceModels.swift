@@ -1,5 +1,4 @@
-import Foundation
-import StoreProtocol
+import DataStores
 
 /// The models the suite stores. Backends need nothing from them but a schema that holds them.
 public enum ConformanceModels {
@@ -15,16 +14,19 @@ public enum ConformanceModels {
 
 /// A trip with a unique constraint and preserved-on-deletion attributes: the model of most
 /// cases (CRUD, fetching, saving and upserts, history and tokens, persistence, scale).
-public final class SuiteTrip: PersistentModel, Codable {
+@Model
+public final class SuiteTrip {
+    #Unique<SuiteTrip>([\.name, \.startDate])
+    #Index<SuiteTrip>([\.startDate])
     public var id = UUID()
     /// With ``startDate``, the unique constraint that turns a colliding insert into an update;
     /// preserved in tombstones.
-    public var name: String
+    @Attribute(.preserveValueOnDeletion) public var name: String
     /// A plain attribute, neither unique nor preserved: what updates change and tombstones leave
     /// out.
     public var destination: String
     /// The other half of the unique constraint; indexed, and preserved in tombstones.
-    public var startDate: Date
+    @Attribute(.preserveValueOnDeletion) public var startDate: Date
     /// The integer that predicates, sorts, paging and batch deletes use.
     public var rating: Int
     /// An optional attribute: set to `nil` and saved, matched by `== nil`, force-unwrapped by a
@@ -43,37 +45,29 @@ public final class SuiteTrip: PersistentModel, Codable {
 
     /// Midnight UTC of day `n` after 2026-01-01 (day 0 is 2026-01-01 itself).
     public static func day(_ n: Int) -> Date { Date(timeIntervalSince1970: 1_767_225_600 + Double(n) * 86_400) }
-
-    public static let schemaMetadata = SchemaMetadata<SuiteTrip>(
-        attributes: [\.id, \.name, \.destination, \.startDate, \.rating, \.notes],
-        unique: [[\.name, \.startDate]],
-        indexed: [[\.startDate]],
-        preservedOnDeletion: [\.name, \.startDate])
 }
 
 /// A model whose unique constraint is an optional attribute: `nil` never collides (the upsert
 /// case `nilNeverCollidesOnAUniqueConstraint`).
-public final class SuiteMember: PersistentModel, Codable {
+@Model
+public final class SuiteMember {
     public var id = UUID()
     /// What the case lists to see which members were stored.
     public var name: String
     /// The unique attribute: members without one are all stored, two with the same one are one.
-    public var email: String?
+    @Attribute(.unique) public var email: String?
 
     /// Makes a member with a new `id`, without an email unless given.
     public init(name: String, email: String? = nil) {
         self.name = name
         self.email = email
     }
-
-    public static let schemaMetadata = SchemaMetadata<SuiteMember>(
-        attributes: [\.id, \.name, \.email],
-        unique: [[\.email]])
 }
 
 /// A time-series reading, the kind of model an insert-only store holds: the multi-store cases
 /// keep readings in one store and ``SuiteTrip``s in another, under one container and one token.
-public final class SuiteReading: PersistentModel, Codable {
+@Model
+public final class SuiteReading {
     public var id = UUID()
     /// The sensor that took the reading.
     public var sensor: String
@@ -88,15 +82,13 @@ public final class SuiteReading: PersistentModel, Codable {
         self.timestamp = timestamp
         self.value = value
     }
-
-    public static let schemaMetadata = SchemaMetadata<SuiteReading>(
-        attributes: [\.id, \.sensor, \.timestamp, \.value])
 }
 
 /// One attribute of every kind the snapshot coder supports, each with a default value chosen to
 /// be hard to keep exactly: the `types` cases store it, reopen it, fetch it and roll it back,
 /// and compare every attribute (``sameValues(as:)``).
-public final class SuiteAllTypes: PersistentModel, Codable {
+@Model
+public final class SuiteAllTypes {
     /// A nested struct attribute, stored as an object.
     public struct Address: Codable, Equatable, Sendable {
         /// A string inside the nested value.
@@ -194,17 +186,17 @@ public final class SuiteAllTypes: PersistentModel, Codable {
         compare("strings", \.strings); compare("address", \.address); compare("mood", \.mood); compare("priority", \.priority)
         return differing
     }
-
-    public static let schemaMetadata = SchemaMetadata<SuiteAllTypes>(
-        attributes: [\.id, \.string, \.int, \.int8, \.int16, \.int32, \.int64, \.uint, \.uint8, \.uint16,
-            \.uint32, \.uint64, \.double, \.float, \.bool, \.date, \.uuid, \.data, \.url, \.decimal,
-            \.optionalString, \.optionalInt, \.ints, \.strings, \.address, \.mood, \.priority])
 }
 
 /// A row for the differential query cases: every kind of value a translated query compares,
 /// optional and not, with values chosen to tie, to be `nil`, and to differ only by Unicode
 /// normalization, sign of zero, NaN or the last bit of a large integer.
-public final class SuiteQueryRow: PersistentModel, Codable {
+@Model
+public final class SuiteQueryRow {
+    // Every attribute a query can compare is indexed, so that the query cases check a store's
+    // indexes on every type.
+    #Index<SuiteQueryRow>([\.name], [\.count], [\.nickname], [\.rank], [\.score], [\.optionalScore], [\.ratio], [\.big],
+                          [\.small], [\.when], [\.due], [\.flag], [\.maybe], [\.token])
     public var id = UUID()
     /// A `String` that differs only by Unicode normalization, case or `ß`/`ss` from others.
     public var name: String
@@ -258,12 +250,4 @@ public final class SuiteQueryRow: PersistentModel, Codable {
         self.token = token
         self.mood = mood
     }
-
-    public static let schemaMetadata = SchemaMetadata<SuiteQueryRow>(
-        attributes: [\.id, \.name, \.nickname, \.count, \.rank, \.score, \.optionalScore, \.ratio, \.big, \.small,
-            \.when, \.due, \.flag, \.maybe, \.token, \.mood],
-        // Every attribute a query can compare is indexed, so that the query cases check a
-        // store's indexes on every type.
-        indexed: [[\.name], [\.count], [\.nickname], [\.rank], [\.score], [\.optionalScore], [\.ratio], [\.big],
-                  [\.small], [\.when], [\.due], [\.flag], [\.maybe], [\.token]])
 }

@@ -19,7 +19,7 @@ public enum ConformanceSuite {
             + ConcurrencyCases.all + UpsertCases.all + ScaleCases.all + StoreLevelCases.all + QueryCases.all
             + RelationshipCases.all + MigrationCases.all + RelatedUpsertCases.all + ConcurrentChangeCases.all
             + ToManyMergeCases.all + KeyEqualityCases.all + NaNUniqueCases.all + HistoryLifecycleCases.all
-            + MigrationPlanCases.all
+            + MigrationPlanCases.all + AttributeTypeCases.all
     }
 
     /// The cases that apply to a target's capabilities.

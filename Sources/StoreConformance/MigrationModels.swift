@@ -1,16 +1,16 @@
-import Foundation
-import StoreProtocol
+import DataStores
 
 // The models of the migration cases: one entity, "SuiteJourney", as several versions of an app
 // would declare it, each a type of its own that keeps the entity name.
 
 /// The first version: a journey with a name, a rating and a secret, and its stops.
-public final class JourneyV1: PersistentModel, Codable {
+@Model
+public final class JourneyV1 {
     public static var entityName: String { "SuiteJourney" }
     public var id = UUID()
     /// The journey's name: later versions rename it to `title` and make it unique; preserved in
     /// tombstones.
-    public var name: String
+    @Attribute(.preserveValueOnDeletion) public var name: String
     /// An integer rating: later versions index it, and version 2 stores it as text.
     public var rating: Int
     /// An optional attribute that later versions remove.
@@ -22,13 +22,11 @@ public final class JourneyV1: PersistentModel, Codable {
         self.rating = rating
         self.secret = secret
     }
-
-    public static let schemaMetadata = SchemaMetadata<JourneyV1>(
-        attributes: [\.id, \.name, \.rating, \.secret], preservedOnDeletion: [\.name])
 }
 
 /// A stop: the entity the cases remove and rename.
-public final class StopV1: PersistentModel, Codable {
+@Model
+public final class StopV1 {
     public static var entityName: String { "SuiteStop" }
     public var id = UUID()
     /// The stop's place, which the cases read after a rename or a removal.
@@ -36,12 +34,11 @@ public final class StopV1: PersistentModel, Codable {
 
     /// Makes a stop with a new `id`.
     public init(place: String) { self.place = place }
-
-    public static let schemaMetadata = SchemaMetadata<StopV1>(attributes: [\.id, \.place])
 }
 
 /// Adds an optional attribute.
-final class JourneyWithNote: PersistentModel, Codable {
+@Model
+final class JourneyWithNote {
     static var entityName: String { "SuiteJourney" }
     var id = UUID()
     var name: String
@@ -53,12 +50,11 @@ final class JourneyWithNote: PersistentModel, Codable {
         self.name = name
         rating = 0
     }
-
-    static let schemaMetadata = SchemaMetadata<JourneyWithNote>(attributes: [\.id, \.name, \.rating, \.secret, \.note])
 }
 
 /// Adds a non-optional attribute with a default value.
-final class JourneyWithStars: PersistentModel, Codable {
+@Model
+final class JourneyWithStars {
     static var entityName: String { "SuiteJourney" }
     var id = UUID()
     var name: String
@@ -71,62 +67,56 @@ final class JourneyWithStars: PersistentModel, Codable {
         rating = 0
         self.stars = stars
     }
-
-    static let schemaMetadata = SchemaMetadata<JourneyWithStars>(
-        attributes: [\.id, \.name, \.rating, \.secret, \.stars], attributeOptions: [.defaultValue(\.stars, 3)])
 }
 
 /// Adds a non-optional attribute without a default: a lightweight migration refuses it.
-final class JourneyWithRequiredStars: PersistentModel, Codable {
+@Model
+final class JourneyWithRequiredStars {
     static var entityName: String { "SuiteJourney" }
     var id = UUID()
     var name: String
     var rating: Int
     var secret: String?
     var stars: Int
-
-    static let schemaMetadata = SchemaMetadata<JourneyWithRequiredStars>(attributes: [\.id, \.name, \.rating, \.secret, \.stars])
 }
 
 /// Removes `secret`.
-final class JourneyWithoutSecret: PersistentModel, Codable {
+@Model
+final class JourneyWithoutSecret {
     static var entityName: String { "SuiteJourney" }
     var id = UUID()
     var name: String
     var rating: Int
-
-    static let schemaMetadata = SchemaMetadata<JourneyWithoutSecret>(attributes: [\.id, \.name, \.rating])
 }
 
 /// Renames `name` to `title` and indexes it.
-final class JourneyRenamed: PersistentModel, Codable {
+@Model
+final class JourneyRenamed {
+    #Index<JourneyRenamed>([\.title])
     static var entityName: String { "SuiteJourney" }
     var id = UUID()
-    var title: String
+    @Attribute(.preserveValueOnDeletion, originalName: "name") var title: String
     var rating: Int
     var secret: String?
-
-    static let schemaMetadata = SchemaMetadata<JourneyRenamed>(
-        attributes: [\.id, \.title, \.rating, \.secret], indexed: [[\.title]], preservedOnDeletion: [\.title],
-        attributeOptions: [.originalName(\.title, "name")])
 }
 
 /// `JourneyRenamed` without `secret`.
-final class JourneyWithoutSecretRenamed: PersistentModel, Codable {
+@Model
+final class JourneyWithoutSecretRenamed {
+    #Index<JourneyWithoutSecretRenamed>([\.title])
     static var entityName: String { "SuiteJourney" }
     var id = UUID()
-    var title: String
+    @Attribute(.preserveValueOnDeletion) var title: String
     var rating: Int
-
-    static let schemaMetadata = SchemaMetadata<JourneyWithoutSecretRenamed>(
-        attributes: [\.id, \.title, \.rating], indexed: [[\.title]], preservedOnDeletion: [\.title])
 }
 
 /// Adds a unique constraint on `name`.
-final class JourneyUniqueName: PersistentModel, Codable {
+@Model
+final class JourneyUniqueName {
+    #Index<JourneyUniqueName>([\.rating])
     static var entityName: String { "SuiteJourney" }
     var id = UUID()
-    var name: String
+    @Attribute(.unique) var name: String
     var rating: Int
     var secret: String?
 
@@ -134,24 +124,22 @@ final class JourneyUniqueName: PersistentModel, Codable {
         self.name = name
         self.rating = rating
     }
-
-    static let schemaMetadata = SchemaMetadata<JourneyUniqueName>(
-        attributes: [\.id, \.name, \.rating, \.secret], unique: [[\.name]], indexed: [[\.rating]])
 }
 
 /// Indexes `rating`.
-final class JourneyIndexed: PersistentModel, Codable {
+@Model
+final class JourneyIndexed {
+    #Index<JourneyIndexed>([\.rating])
     static var entityName: String { "SuiteJourney" }
     var id = UUID()
     var name: String
     var rating: Int
     var secret: String?
-
-    static let schemaMetadata = SchemaMetadata<JourneyIndexed>(attributes: [\.id, \.name, \.rating, \.secret], indexed: [[\.rating]])
 }
 
 /// Stores `rating` as text: a change of type, which only a custom stage can make.
-public final class JourneyV2: PersistentModel, Codable {
+@Model
+public final class JourneyV2 {
     public static var entityName: String { "SuiteJourney" }
     public var id = UUID()
     /// The name, as in version 1.
@@ -161,28 +149,25 @@ public final class JourneyV2: PersistentModel, Codable {
     public var rating: String
     /// As in version 1.
     public var secret: String?
-
-    public static let schemaMetadata = SchemaMetadata<JourneyV2>(attributes: [\.id, \.name, \.rating, \.secret])
 }
 
 /// `SuiteStop` under a new entity name.
-final class Halt: PersistentModel, Codable {
+@Model
+final class Halt {
     static var entityName: String { "SuiteHalt" }
     var id = UUID()
     var place: String
-
-    static let schemaMetadata = SchemaMetadata<Halt>(attributes: [\.id, \.place], originalEntityName: "SuiteStop")
+    static var originalEntityName: String? { "SuiteStop" }
 }
 
 /// A new entity.
-final class Landmark: PersistentModel, Codable {
+@Model
+final class Landmark {
     static var entityName: String { "SuiteLandmark" }
     var id = UUID()
     var label: String
 
     init(label: String) { self.label = label }
-
-    static let schemaMetadata = SchemaMetadata<Landmark>(attributes: [\.id, \.label])
 }
 
 /// Version 1: journeys with integer ratings, and stops.

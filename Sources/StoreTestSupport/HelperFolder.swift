@@ -1,26 +1,22 @@
-import Foundation
-import StoreProtocol
+import DataStores
 
 /// A folder of notes that the helper process and the tests change together: a to-many
 /// relationship with an inverse, cascade-deleted, which two processes add members to.
-public final class HelperFolder: PersistentModel, Codable {
+@Model
+public final class HelperFolder {
     public var id = UUID()
     public var name: String
-    public var notes: [HelperNote] = []
+    @Relationship(deleteRule: .cascade, inverse: \HelperNote.folder) public var notes: [HelperNote] = []
 
     public init(name: String) { self.name = name }
-
-    public static let schemaMetadata = SchemaMetadata<HelperFolder>(
-        attributes: [\.id, \.name], relationships: [.relationship(\.notes, deleteRule: .cascade, inverse: \HelperNote.folder)])
 }
 
 /// A note of a ``HelperFolder``.
-public final class HelperNote: PersistentModel, Codable {
+@Model
+public final class HelperNote {
     public var id = UUID()
     public var title: String
     public var folder: HelperFolder?
 
     public init(title: String) { self.title = title }
-
-    public static let schemaMetadata = SchemaMetadata<HelperNote>(attributes: [\.id, \.title], relationships: [.relationship(\.folder)])
 }

@@ -1,9 +1,9 @@
-import Foundation
-import StoreProtocol
+import DataStores
 
 /// The record the helper process writes (each save inserts `batchSize` records sharing a
 /// `batch`), and the tests read back.
-public final class HelperRecord: PersistentModel, Codable {
+@Model
+public final class HelperRecord {
     public var id = UUID()
     public var batch: Int
     public var item: Int
@@ -18,7 +18,4 @@ public final class HelperRecord: PersistentModel, Codable {
         self.payload = payload
         self.time = time
     }
-
-    public static let schemaMetadata = SchemaMetadata<HelperRecord>(
-        attributes: [\.id, \.batch, \.item, \.author, \.payload, \.time])
 }

@@ -1,5 +1,4 @@
-import Foundation
-import StoreProtocol
+import DataStores
 
 /// The models as the first release stored them, kept so that its stores open: the migration plan
 /// needs to know what it migrates from. (The activity log is not versioned: `Activity` has not
@@ -8,51 +7,68 @@ enum TripsSchemaV1: VersionedSchema {
     static let versionIdentifier = Schema.Version(1, 0, 0)
     static var models: [any PersistentModel.Type] { [Trip.self, BucketListItem.self, LivingAccommodation.self] }
 
-    final class Trip: PersistentModel, Codable {
-        var id = UUID()
+    @Model
+    final class Trip {
+        #Unique<Trip>([\.name, \.startDate, \.endDate])
+        #Index<Trip>([\.name], [\.startDate])
+
+        @Attribute(.preserveValueOnDeletion)
         var name: String
         var destination: String
+
+        @Attribute(.preserveValueOnDeletion)
         var startDate: Date
+
+        @Attribute(.preserveValueOnDeletion)
         var endDate: Date
+
+        @Relationship(deleteRule: .cascade, inverse: \BucketListItem.trip)
         var bucketList: [BucketListItem] = [BucketListItem]()
+
+        @Relationship(deleteRule: .cascade, inverse: \LivingAccommodation.trip)
         var livingAccommodation: LivingAccommodation?
 
-        static let schemaMetadata = SchemaMetadata<Trip>(
-            attributes: [\.id, \.name, \.destination, \.startDate, \.endDate],
-            relationships: [
-                .relationship(\.bucketList, deleteRule: .cascade, inverse: \BucketListItem.trip),
-                .relationship(\.livingAccommodation, deleteRule: .cascade, inverse: \LivingAccommodation.trip),
-            ],
-            unique: [[\.name, \.startDate, \.endDate]],
-            indexed: [[\.name], [\.startDate]],
-            preservedOnDeletion: [\.name, \.startDate, \.endDate])
+        init(name: String, destination: String, startDate: Date, endDate: Date) {
+            self.name = name
+            self.destination = destination
+            self.startDate = startDate
+            self.endDate = endDate
+        }
     }
 
-    final class BucketListItem: PersistentModel, Codable {
-        var id = UUID()
+    @Model
+    final class BucketListItem {
+        @Attribute(.preserveValueOnDeletion)
         var title: String
         var details: String
         var hasReservation: Bool
         var isInPlan: Bool
+
+        @Attribute(.preserveValueOnDeletion)
         var trip: Trip?
 
-        static let schemaMetadata = SchemaMetadata<BucketListItem>(
-            attributes: [\.id, \.title, \.details, \.hasReservation, \.isInPlan],
-            relationships: [.relationship(\.trip)],
-            preservedOnDeletion: [\.title, \.trip])
+        init(title: String, details: String) {
+            self.title = title
+            self.details = details
+            hasReservation = false
+            isInPlan = false
+        }
     }
 
-    final class LivingAccommodation: PersistentModel, Codable {
-        var id = UUID()
+    @Model
+    final class LivingAccommodation {
+        @Attribute(.preserveValueOnDeletion)
         var placeName: String
         var address: String
         var isConfirmed = false
+
+        @Attribute(.preserveValueOnDeletion)
         var trip: Trip?
 
-        static let schemaMetadata = SchemaMetadata<LivingAccommodation>(
-            attributes: [\.id, \.placeName, \.address, \.isConfirmed],
-            relationships: [.relationship(\.trip)],
-            preservedOnDeletion: [\.placeName, \.trip])
+        init(placeName: String, address: String) {
+            self.placeName = placeName
+            self.address = address
+        }
     }
 }
 

@@ -387,8 +387,10 @@ struct TripsApp {
         }
     }
 
-    func attributes<Model>(_ keyPaths: [any PartialKeyPath<Model> & Sendable]) -> String {
-        "(" + keyPaths.map { "\($0)".split(separator: ".").last.map(String.init) ?? "\($0)" }.joined(separator: ", ") + ")"
+    /// The stored names of updated attributes: an @Model's key paths name its accessors, which
+    /// print as `<computed …>`, so the names come from the model's metadata.
+    func attributes<Model: PersistentModel>(_ keyPaths: [any PartialKeyPath<Model> & Sendable]) -> String {
+        "(" + keyPaths.map { Model.attributeName(of: $0) ?? "\($0)" }.joined(separator: ", ") + ")"
     }
 
     func describe<Model>(_ tombstone: HistoryTombstone<Model>) -> String {

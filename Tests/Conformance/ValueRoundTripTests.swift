@@ -1,8 +1,7 @@
-import Foundation
+import DataStores
 import JSONStore
 import LogStore
 import MemoryStore
-import StoreProtocol
 import StoreTestSupport
 import Testing
 
@@ -43,7 +42,8 @@ struct RoundTripLeaf: Codable {
     var ratio: Float?
 }
 
-final class RoundTripRow: PersistentModel, Codable {
+@Model
+final class RoundTripRow {
     var id = UUID()
     var int = 0
     var int8: Int8 = 0
@@ -76,12 +76,6 @@ final class RoundTripRow: PersistentModel, Codable {
     var intMap: [String: Int] = [:]
     var tree = RoundTripTree(children: [])
     init() {}
-
-    static let schemaMetadata = SchemaMetadata<RoundTripRow>(
-        attributes: [\.id, \.int, \.int8, \.int16, \.int32, \.int64, \.uint, \.uint8, \.uint16, \.uint32,
-            \.uint64, \.double, \.float, \.date, \.uuid, \.data, \.url, \.decimal, \.string, \.bool,
-            \.optionalDouble, \.optionalDate, \.optionalString, \.optionalInt, \.doubles, \.strings,
-            \.optionalInts, \.inner, \.stringMap, \.intMap, \.tree])
 }
 
 /// Random values, with the edges over-represented.
@@ -281,7 +275,7 @@ func describeDifference(_ path: String, _ a: SnapshotValue, _ b: SnapshotValue) 
 
 /// The row as compared: its attributes, with the Float compared by its own bits.
 func fingerprint(_ row: RoundTripRow) throws -> [String: SnapshotValue] {
-    var attributes = try SnapshotEncoder().encodeAttributes(row)
+    var attributes = try row.storedValues()
     // A signalling NaN comes back quiet (see the top of this file): compare it as the quiet NaN it becomes.
     let float = row.float.isSignalingNaN ? Float(bitPattern: row.float.bitPattern | 0x0040_0000) : row.float
     attributes["float"] = .unsigned(UInt64(float.bitPattern) | 1 << 63)   // tagged apart from any number

@@ -33,6 +33,13 @@ enum Flaw: String, CaseIterable, Sendable {
     /// Finds unique values holding a NaN equal by their bytes (a unique text column of the
     /// values' JSON): a second model whose unique value is NaN is refused.
     case collidesOnNaN
+    /// Keeps dates to the whole second, as a column of a type without fractions would.
+    case dropsSubSecondDates
+    /// Stores the elements of an attribute's arrays in reverse order (relationships kept).
+    case reversesArrays
+    /// Lists every attribute of the entity in each update of its history, not only those the
+    /// save changed.
+    case reportsEveryAttributeAsUpdated
 }
 
 struct BrokenStoreConfiguration: DataStoreConfiguration {
@@ -100,6 +107,14 @@ final class BrokenStore: DataStore, HistoryProviding {
         }
         if flaw == .collidesOnNaN { try refuseASecondNaN(request.inserted) }
         if flaw == .dropsDeletes { request.deleted = [] }
+        if flaw == .dropsSubSecondDates {
+            request.inserted = request.inserted.map { alterAttributes(of: $0, with: Self.wholeSeconds) }
+            request.updated = request.updated.map { alterAttributes(of: $0, with: Self.wholeSeconds) }
+        }
+        if flaw == .reversesArrays {
+            request.inserted = request.inserted.map { alterAttributes(of: $0, with: Self.reversed) }
+            request.updated = request.updated.map { alterAttributes(of: $0, with: Self.reversed) }
+        }
         if flaw == .writesWholeSnapshots {
             request.updatedAttributes = [:]
             request.toManyChanges = [:]
@@ -127,6 +142,7 @@ final class BrokenStore: DataStore, HistoryProviding {
         return try inner.fetchHistory(descriptor).map { transaction in
             var transaction = transaction
             if flaw == .reversesChanges { transaction.changes.reverse() }
+            if flaw == .reportsEveryAttributeAsUpdated { transaction.changes = transaction.changes.map(listingEveryAttribute) }
             return transaction
         }
     }
@@ -134,6 +150,46 @@ final class BrokenStore: DataStore, HistoryProviding {
     func deleteHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws { try inner.deleteHistory(descriptor) }
 
     func currentHistoryToken() throws -> DefaultHistoryToken? { try inner.currentHistoryToken() }
+
+    /// `snapshot` with `alter` applied to each attribute's value (not to relationships).
+    private func alterAttributes(of snapshot: DefaultSnapshot, with alter: (SnapshotValue) -> SnapshotValue) -> DefaultSnapshot {
+        let id = snapshot.persistentIdentifier
+        let relationships = Set(schema.entity(named: id.entityName)?.relationships.map(\.name) ?? [])
+        var values = snapshot.values
+        for (name, value) in values where !relationships.contains(name) { values[name] = alter(value) }
+        return DefaultSnapshot(persistentIdentifier: id, values: values)
+    }
+
+    /// Every date inside `value` cut to the whole second.
+    private static func wholeSeconds(_ value: SnapshotValue) -> SnapshotValue {
+        switch value {
+        case .date(let date): .date(Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate.rounded(.down)))
+        case .array(let elements): .array(elements.map(wholeSeconds))
+        case .object(let fields): .object(fields.mapValues(wholeSeconds))
+        default: value
+        }
+    }
+
+    /// Every array inside `value` in reverse order.
+    private static func reversed(_ value: SnapshotValue) -> SnapshotValue {
+        switch value {
+        case .array(let elements): .array(elements.reversed().map(reversed))
+        case .object(let fields): .object(fields.mapValues(reversed))
+        default: value
+        }
+    }
+
+    /// An update listing every attribute of its entity; other changes as they are.
+    private func listingEveryAttribute(_ change: HistoryChange) -> HistoryChange {
+        guard case .update(let update) = change,
+              let entity = schema.entity(named: update.changedPersistentIdentifier.entityName) else { return change }
+        func everything<U: HistoryUpdate>(_ update: U) -> HistoryChange {
+            .update(DefaultHistoryUpdate<U.Model>(
+                changedPersistentIdentifier: update.changedPersistentIdentifier, changeIdentifier: update.changeIdentifier,
+                transactionIdentifier: update.transactionIdentifier, updatedAttributeNames: entity.attributeNames))
+        }
+        return everything(update)
+    }
 
     private func storedValues(_ id: PersistentIdentifier) -> [String: SnapshotValue]? {
         guard let type = schema.entity(named: id.entityName)?.modelType else { return nil }

@@ -19,6 +19,9 @@ import Testing
         .keysRowsBySpelling: "keys/aStringKeyInAnotherNormalizationFormIsTheSameModel",
         .keepsRelationshipsOnUpdate: "upserts/aCollisionWithAStoredModelWithRelatedModelsUpdatesItRelationshipsIncluded",
         .collidesOnNaN: "upserts/aNaNNeverCollidesOnAUniqueConstraint",
+        .dropsSubSecondDates: "types/everyAttributeTypeRoundTripsExactlyThroughReopening",
+        .reversesArrays: "types/everyAttributeTypeRoundTripsExactlyThroughReopening",
+        .reportsEveryAttributeAsUpdated: "history/anUpdateListsExactlyTheOneAttributeSet",
     ]
 
     @Test(arguments: Flaw.allCases)

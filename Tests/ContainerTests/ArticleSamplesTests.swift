@@ -1,8 +1,7 @@
-import Foundation
+import DataStores
 import JSONStore
 import LogStore
 import MemoryStore
-import StoreProtocol
 import StoreTestSupport
 import Testing
 
@@ -13,8 +12,9 @@ import Testing
 
 /// The articles' models, in a namespace of their own (other tests have a `Trip`).
 enum ArticleSamples {
-    final class Trip: PersistentModel, Codable {
-        var id = UUID()
+    @Model
+    final class Trip {
+        @Attribute(.preserveValueOnDeletion)
         var name: String
         var destination: String
         var startDate: Date
@@ -26,13 +26,10 @@ enum ArticleSamples {
             self.startDate = startDate
             self.endDate = endDate
         }
-
-        static let schemaMetadata = SchemaMetadata<Trip>(
-            attributes: [\.id, \.name, \.destination, \.startDate, \.endDate], preservedOnDeletion: [\.name])
     }
 
-    final class Reading: PersistentModel, Codable {
-        var id = UUID()
+    @Model
+    final class Reading {
         var timestamp: Date
         var celsius: Double
 
@@ -40,8 +37,6 @@ enum ArticleSamples {
             self.timestamp = timestamp
             self.celsius = celsius
         }
-
-        static let schemaMetadata = SchemaMetadata<Reading>(attributes: [\.id, \.timestamp, \.celsius])
     }
 
     /// A third-party configuration, as the registry sample names it.

@@ -2,29 +2,23 @@ import Foundation
 import JSONStore
 import LogStore
 import MemoryStore
-import StoreProtocol
+import DataStores
 import StoreFiles
 import StoreTestSupport
 import Testing
 
-final class Place: PersistentModel, Codable {
-    var id = UUID()
+@Model final class Place {
     var name: String
     init(_ name: String) { self.name = name }
-
-    static let schemaMetadata = SchemaMetadata<Place>(attributes: [\.id, \.name])
 }
 
-final class Reading: PersistentModel, Codable {
-    var id = UUID()
+@Model final class Reading {
     var timestamp: Date
     var value: Double
     init(_ value: Double) {
         timestamp = Date()
         self.value = value
     }
-
-    static let schemaMetadata = SchemaMetadata<Reading>(attributes: [\.id, \.timestamp, \.value])
 }
 
 func save(_ models: [any PersistentModel], to container: ModelContainer, author: String? = nil) throws {

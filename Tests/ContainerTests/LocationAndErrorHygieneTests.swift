@@ -2,7 +2,7 @@ import Foundation
 import JSONStore
 import LogStore
 import MemoryStore
-import StoreProtocol
+import DataStores
 import StoreTestSupport
 import Testing
 
@@ -58,11 +58,11 @@ import Testing
 }
 
 /// A model with a unique name, for the messages of unique violations.
-final class UniqueBadge: PersistentModel, Codable {
+@Model final class UniqueBadge {
+    #Unique<UniqueBadge>([\.holder])
     var id = UUID()
     var holder: String
     init(holder: String) { self.holder = holder }
-    static let schemaMetadata = SchemaMetadata<UniqueBadge>(attributes: [\.id, \.holder], unique: [[\.holder]])
 }
 
 /// A unique violation's message names the models (by id) and the constraint, and keeps the

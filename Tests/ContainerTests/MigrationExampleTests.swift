@@ -1,6 +1,5 @@
-import Foundation
+import DataStores
 import JSONStore
-import StoreProtocol
 import StoreTestSupport
 import Testing
 
@@ -11,8 +10,8 @@ enum SampleTripsSchemaV1: VersionedSchema {
     static let versionIdentifier = Schema.Version(1, 0, 0)
     static var models: [any PersistentModel.Type] { [Trip.self] }
 
-    final class Trip: PersistentModel, Codable {
-        var id = UUID()
+    @Model
+    final class Trip {
         var name: String
         var destination: String
         var start_date: Date
@@ -24,8 +23,6 @@ enum SampleTripsSchemaV1: VersionedSchema {
             self.start_date = start_date
             self.end_date = end_date
         }
-
-        static let schemaMetadata = SchemaMetadata<Trip>(attributes: [\.id, \.name, \.destination, \.start_date, \.end_date])
     }
 }
 
@@ -34,15 +31,19 @@ enum SampleTripsSchemaV2: VersionedSchema {
     static let versionIdentifier = Schema.Version(2, 0, 0)
     static var models: [any PersistentModel.Type] { [Trip.self] }
 
-    final class Trip: PersistentModel, Codable {
-        var id = UUID()
-        var name: String
+    @Model
+    final class Trip {
+        @Attribute(.unique) var name: String
         var destination: String
         var start_date: Date
         var end_date: Date
 
-        static let schemaMetadata = SchemaMetadata<Trip>(
-            attributes: [\.id, \.name, \.destination, \.start_date, \.end_date], unique: [[\.name]])
+        init(name: String, destination: String, start_date: Date, end_date: Date) {
+            self.name = name
+            self.destination = destination
+            self.start_date = start_date
+            self.end_date = end_date
+        }
     }
 }
 
@@ -52,19 +53,20 @@ enum SampleTripsSchemaV3: VersionedSchema {
     static let versionIdentifier = Schema.Version(3, 0, 0)
     static var models: [any PersistentModel.Type] { [Trip.self] }
 
-    final class Trip: PersistentModel, Codable {
-        var id = UUID()
-        var name: String
+    @Model
+    final class Trip {
+        @Attribute(.unique) var name: String
         var destination: String
-        var startDate: Date
-        var endDate: Date
+        @Attribute(originalName: "start_date") var startDate: Date
+        @Attribute(originalName: "end_date") var endDate: Date
         var rating = 0
 
-        static let schemaMetadata = SchemaMetadata<Trip>(
-            attributes: [\.id, \.name, \.destination, \.startDate, \.endDate, \.rating],
-            unique: [[\.name]],
-            attributeOptions: [.originalName(\.startDate, "start_date"), .originalName(\.endDate, "end_date"),
-                               .defaultValue(\.rating, 0)])
+        init(name: String, destination: String, startDate: Date, endDate: Date) {
+            self.name = name
+            self.destination = destination
+            self.startDate = startDate
+            self.endDate = endDate
+        }
     }
 }
 

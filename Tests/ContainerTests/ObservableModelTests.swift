@@ -2,6 +2,7 @@ import Foundation
 import JSONStore
 import MemoryStore
 import Observation
+import DataStores
 @testable import StoreProtocol
 import StoreTestSupport
 import Testing
@@ -10,17 +11,19 @@ enum Transport: String, Codable, Sendable {
     case train, plane, boat
 }
 
-/// An @Observable model with several String attributes (so names matter), an Int, an optional,
-/// an enum, a to-many and a to-one relationship with inverses, unique and indexed attributes.
-@Observable final class ObservedTrip: PersistentModel, Codable {
+/// A model with several String attributes (so names matter), an Int, an optional, an enum, a
+/// to-many and a to-one relationship with inverses, unique and indexed attributes.
+@Model final class ObservedTrip {
+    #Unique<ObservedTrip>([\.name])
+    #Index<ObservedTrip>([\.destination], [\.nights])
     var id = UUID()
-    var name: String
-    var destination: String
+    @Attribute(.preserveValueOnDeletion) var name: String
+    @Attribute(.preserveValueOnDeletion) var destination: String
     var note: String?
     var nights: Int
     var transport: Transport
-    var stops: [ObservedStop] = []
-    var lodging: ObservedLodging?
+    @Relationship(deleteRule: .cascade, inverse: \ObservedStop.trip) var stops: [ObservedStop] = []
+    @Relationship(deleteRule: .cascade, inverse: \ObservedLodging.trip) var lodging: ObservedLodging?
 
     init(name: String, destination: String, nights: Int, transport: Transport = .train) {
         self.name = name
@@ -28,69 +31,26 @@ enum Transport: String, Codable, Sendable {
         self.nights = nights
         self.transport = transport
     }
-
-    enum CodingKeys: String, CodingKey {
-        case _id = "id"
-        case _name = "name"
-        case _destination = "destination"
-        case _note = "note"
-        case _nights = "nights"
-        case _transport = "transport"
-        case _stops = "stops"
-        case _lodging = "lodging"
-    }
-
-    static let schemaMetadata = SchemaMetadata<ObservedTrip>(
-        attributes: [
-            .attribute("id", \.id), .attribute("name", \.name), .attribute("destination", \.destination),
-            .attribute("note", \.note), .attribute("nights", \.nights), .attribute("transport", \.transport),
-        ],
-        relationships: [
-            .relationship("stops", \.stops, deleteRule: .cascade, inverse: \ObservedStop.trip),
-            .relationship("lodging", \.lodging, deleteRule: .cascade, inverse: \ObservedLodging.trip),
-        ],
-        unique: [[\.name]],
-        indexed: [[\.destination], [\.nights]],
-        preservedOnDeletion: [\.name, \.destination])
 }
 
-@Observable final class ObservedStop: PersistentModel, Codable {
+@Model final class ObservedStop {
     var id = UUID()
     var place: String
     var trip: ObservedTrip?
 
     init(_ place: String) { self.place = place }
-
-    enum CodingKeys: String, CodingKey {
-        case _id = "id"
-        case _place = "place"
-        case _trip = "trip"
-    }
-
-    static let schemaMetadata = SchemaMetadata<ObservedStop>(
-        attributes: [.attribute("id", \.id), .attribute("place", \.place)],
-        relationships: [.relationship("trip", \.trip)])
 }
 
-@Observable final class ObservedLodging: PersistentModel, Codable {
+@Model final class ObservedLodging {
     var id = UUID()
     var hotel: String
     var trip: ObservedTrip?
 
     init(_ hotel: String) { self.hotel = hotel }
-
-    enum CodingKeys: String, CodingKey {
-        case _id = "id"
-        case _hotel = "hotel"
-        case _trip = "trip"
-    }
-
-    static let schemaMetadata = SchemaMetadata<ObservedLodging>(
-        attributes: [.attribute("id", \.id), .attribute("hotel", \.hotel)],
-        relationships: [.relationship("trip", \.trip)])
 }
 
-/// @Observable models, named by their metadata, work as plain models do, on each backend.
+/// `@Model` models: their generated metadata names what the store keeps, on each backend, and
+/// Observation sees their changes.
 @Suite struct ObservableModelTests {
     enum Backend: String, CaseIterable {
         case memory, json
@@ -138,7 +98,9 @@ enum Transport: String, Codable, Sendable {
 
     /// What the context may observe: the user's own key paths of every attribute and relationship.
     @Test func theModelsKeyPathsAreTheUsersOwn() {
-        let keyPaths = ModelAttributes.of(ObservedTrip.self).keyPaths.map { $0 as AnyKeyPath }
+        let attributes = ModelAttributes.of(ObservedTrip.self)
+        let names = ["id", "name", "destination", "note", "nights", "transport", "stops", "lodging"]
+        let keyPaths = names.compactMap { attributes.keyPath(named: $0).map { $0 as AnyKeyPath } }
         let expected: [AnyKeyPath] = [\ObservedTrip.id, \ObservedTrip.name, \ObservedTrip.destination, \ObservedTrip.note,
                                       \ObservedTrip.nights, \ObservedTrip.transport, \ObservedTrip.stops, \ObservedTrip.lodging]
         #expect(keyPaths == expected)
@@ -249,31 +211,45 @@ enum Transport: String, Codable, Sendable {
         #expect(delete.tombstone[\ObservedTrip.destination] == "Norway")
     }
 
-    /// Two attributes of one type with their names swapped cannot be told apart: the store keeps
-    /// what Codable encodes (by CodingKeys), while queries, unique constraints and history go by
-    /// the metadata's names, so a predicate on one attribute compares the other's value.
-    @Observable final class Swapped: PersistentModel, Codable {
-        var id = UUID()
-        var first = ""
-        var second = ""
-        enum CodingKeys: String, CodingKey {
-            case _id = "id"
-            case _first = "first"
-            case _second = "second"
+    /// `withObservationTracking` fires on a change of an attribute read, through a set and
+    /// through an in-place change, and on a relationship's; not on an attribute not read.
+    @Test func observationFiresOnTheAttributesAndRelationshipsRead() throws {
+        let trip = ObservedTrip(name: "Fjords", destination: "Norway", nights: 7)
+        /// How often the observer of what `read` reads is called back.
+        func observe(_ read: @escaping () -> Void) -> Locked<Int> {
+            let fired = Locked(0)
+            withObservationTracking(read, onChange: { fired.withLock { $0 += 1 } })
+            return fired
         }
-        static let schemaMetadata = SchemaMetadata<Swapped>(
-            attributes: [.attribute("id", \.id), .attribute("second", \.first), .attribute("first", \.second)])
+        let name = observe { _ = trip.name }
+        trip.destination = "Sweden"
+        #expect(name.withLock { $0 } == 0, "a change of an attribute not read")
+        trip.name = "Lakes"
+        #expect(name.withLock { $0 } == 1)
+        let nights = observe { _ = trip.nights }
+        trip.nights += 1
+        #expect(nights.withLock { $0 } == 1, "an in-place change")
+        let stops = observe { _ = trip.stops }
+        trip.stops.append(ObservedStop("Bergen"))
+        #expect(stops.withLock { $0 } == 1, "a to-many's append")
+        let lodging = observe { _ = trip.lodging }
+        trip.lodging = ObservedLodging("Hotel Bryggen")
+        #expect(lodging.withLock { $0 } == 1, "a to-one's set")
     }
 
-    @Test func swappedNamesOfOneTypeAreAcceptedAndQueryTheOtherAttribute() throws {
-        let container = try ModelContainer(for: Swapped.self, configurations: MemoryStoreConfiguration())
+    /// A model held by a context is observed as well: a fetched model's change fires, and the
+    /// context sees the change without comparing snapshots.
+    @Test(arguments: Backend.allCases)
+    func aFetchedModelIsObservedAndItsChangeSeen(_ backend: Backend) throws {
+        let container = try makeContainer(backend)
+        _ = try saveTrips(in: container)
         let context = ModelContext(container)
-        let model = Swapped()
-        model.first = "a"
-        model.second = "b"
-        context.insert(model)
-        try context.save()
-        let byFirst = try ModelContext(container).fetch(FetchDescriptor<Swapped>(predicate: #Predicate { $0.first == "b" }))
-        #expect(byFirst.map(\.first) == ["a"], "the hazard: \\.first is named \"second\"")
+        let trip = try #require(try context.fetch(FetchDescriptor<ObservedTrip>(predicate: #Predicate { $0.name == "Alps" })).first)
+        #expect(!context.hasChanges)
+        let fired = Locked(0)
+        withObservationTracking({ _ = trip.nights }, onChange: { fired.withLock { $0 += 1 } })
+        trip.nights = 6
+        #expect(fired.withLock { $0 } == 1)
+        #expect(context.hasChanges && context.changedModelsArray.map(\.persistentModelID) == [trip.persistentModelID])
     }
 }

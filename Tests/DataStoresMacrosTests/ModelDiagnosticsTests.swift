@@ -113,4 +113,56 @@ import Testing
             """#)
         #expect(expansion.messages == ["#Unique belongs inside the body of an @Model class"])
     }
+
+    /// The generated members are the same in every build: a stored property that only some builds
+    /// have is refused (a `@Transient` one, a computed or a static one is fine there).
+    @Test func aStoredPropertyInsideIf() {
+        let expansion = MacroExpansion("""
+            @Model final class Trip {
+                var name = ""
+                #if DEBUG
+                var debugNote = ""
+                @Transient var scratch = 0
+                var computed: Int { 1 }
+                static var shared = 0
+                #elseif os(Linux)
+                #if canImport(Glibc)
+                @Attribute(.ephemeral) var draft = ""
+                #endif
+                #else
+                var other: Int?
+                var a = 0, b = 1
+                #endif
+                init() {}
+            }
+            """)
+        let advice = " of a model is inside '#if', which @Model cannot persist (the schema and the stored values it "
+            + "generates are the same in every build); move it out of the '#if', or mark it @Transient"
+        #expect(expansion.diagnostics == [
+            "4:5: stored property 'debugNote'" + advice,
+            "10:5: stored property 'draft'" + advice,
+            "13:5: stored property 'other'" + advice,
+            "14:5: stored properties 'a', 'b' of a model are inside '#if', which @Model cannot persist (the schema and the "
+                + "stored values it generates are the same in every build); move them out of the '#if', or mark them @Transient",
+        ])
+        #expect(!expansion.text.contains("debugNote\""))
+    }
+
+    /// `@ObservationIgnored` is refused with the advice to use `@Transient`; together with
+    /// `@Transient` it is accepted.
+    @Test func observationIgnored() {
+        let expansion = MacroExpansion("""
+            @Model final class Trip {
+                @ObservationIgnored var cache = 0
+                @ObservationIgnored @Transient var other = 0
+                @Observation.ObservationIgnored var qualified = 0
+                init() {}
+            }
+            """)
+        #expect(expansion.diagnostics == [(2, "cache"), (4, "qualified")].map { line, name in
+            "\(line):5: '@ObservationIgnored var \(name)' in a model: @Model persists and observes every stored property "
+                + "it does not skip; mark '\(name)' @Transient to keep it out of the store (not stored, not observed, and "
+                + "its initial value in a model read from the store), or drop @ObservationIgnored to persist it"
+        })
+    }
 }

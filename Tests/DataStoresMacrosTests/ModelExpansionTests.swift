@@ -302,3 +302,50 @@ import Testing
         """#)
     }
 }
+
+extension ModelExpansionTests {
+    /// With a written type the initial value is passed as `.some(…)`, so that `.none` is resolved
+    /// against the property's type (an enum case `none`), not taken as `Optional.none`; `nil` and an
+    /// initial value that names its own type are passed as written.
+    @Test func aDefaultValueIsTypedAsTheProperty() {
+        let expansion = MacroExpansion("""
+            @Model final class Profile {
+                var visibility: Visibility = .none
+                var shownTo: Visibility? = nil
+                var visits = 3
+                init() {}
+            }
+            """)
+        #expect(expansion.diagnostics == [])
+        #expect(expansion.text.contains(#".attribute("visibility", \Profile.visibility, defaultValue: .some(.none)),"#))
+        #expect(expansion.text.contains(#".attribute("shownTo", \Profile.shownTo, defaultValue: nil),"#))
+        #expect(expansion.text.contains(#".attribute("visits", \Profile.visits, defaultValue: 3),"#))
+    }
+
+    /// A name written escaped (`` `default` ``) is stored as `default` in storage `_default`, and
+    /// escaped wherever code refers to it (a `#Unique` key path included).
+    @Test func anEscapedName() {
+        let expansion = MacroExpansion("""
+            @Model final class Preference {
+                #Unique<Preference>([\\.`default`])
+                var `default`: Bool = false
+                let `in`: Int
+                init() { self.in = 1 }
+            }
+            """)
+        #expect(expansion.diagnostics == [])
+        for line in [
+            "private var _default: Bool = false",
+            "_$backingData.access(self, keyPath: \\.`default`)",
+            #".attribute("default", \Preference.`default`, defaultValue: .some(false)),"#,
+            #"_$values["default"] = try StoreProtocol.ModelCoding.encode(_default)"#,
+            #"_$values["in"] = try StoreProtocol.ModelCoding.encode(`in`)"#,
+            #"`in` = try StoreProtocol.ModelCoding.decode(_$values["in"], attribute: "in", of: "Preference")"#,
+            #"let `default`: Bool = try StoreProtocol.ModelCoding.decode(_$values["default"], attribute: "default", of: "Preference")"#,
+            "self.`default` = `default`",
+            "unique: [[\\Preference.`default`]]",
+        ] {
+            #expect(expansion.text.contains(line), "\(line)")
+        }
+    }
+}

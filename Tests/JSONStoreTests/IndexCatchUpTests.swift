@@ -1,6 +1,6 @@
 import Foundation
 import JSONStore
-import StoreProtocol
+import DataStores
 import StoreTestSupport
 import Testing
 
@@ -8,7 +8,8 @@ import Testing
 /// processes, in effect) save, through the journal catch-up and through compactions, and are
 /// rebuilt on reopen: an indexed fetch always equals the ground truth.
 @Suite struct IndexCatchUpTests {
-    final class Tagged: PersistentModel, Codable {
+    @Model final class Tagged {
+        #Index<Tagged>([\.tag], [\.n])
         var id = UUID()
         var tag: String
         var n: Int
@@ -16,7 +17,6 @@ import Testing
             self.tag = tag
             self.n = n
         }
-        static let schemaMetadata = SchemaMetadata<Tagged>(attributes: [\.id, \.tag, \.n], indexed: [[\.tag], [\.n]])
     }
 
     private func open(_ url: URL) throws -> ModelContainer {

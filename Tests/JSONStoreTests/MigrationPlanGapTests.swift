@@ -1,19 +1,17 @@
 import Foundation
 import JSONStore
-import StoreProtocol
+import DataStores
 import StoreTestSupport
 import Testing
 
 /// `Entry` with an optional note: a change a lightweight migration makes, so that a plan whose
 /// stage cannot run would otherwise open silently.
-final class EntryWithNote: PersistentModel, Codable {
+@Model final class EntryWithNote {
     static var entityName: String { Entry.entityName }
     var id = UUID()
     var title: String
     var count: Int
     var note: String?
-
-    static let schemaMetadata = SchemaMetadata<EntryWithNote>(attributes: [\.id, \.title, \.count, \.note])
 }
 
 enum EntrySchemaV15: VersionedSchema {

@@ -1,23 +1,19 @@
 import Foundation
 import JSONStore
-import StoreProtocol
+import DataStores
 import StoreTestSupport
 import Testing
 
 #if DEBUG
 /// `Ledger` as the next release declares it: `name` renamed to `title`, `stars` added.
-final class LedgerV2: PersistentModel, Codable {
+@Model final class LedgerV2 {
     static var entityName: String { "Ledger" }
     var id: UUID
-    var title: String
+    @Attribute(originalName: "name") var title: String
     var count: Int
     var score: Double
     var note: String?
     var stars: Int = 3
-
-    static let schemaMetadata = SchemaMetadata<LedgerV2>(
-        attributes: [\.id, \.title, \.count, \.score, \.note, \.stars],
-        attributeOptions: [.originalName(\.title, "name"), .defaultValue(\.stars, 3)])
 }
 
 /// A migration is one compaction-like rewrite (issue 15): the power goes at each of its file

@@ -1,17 +1,15 @@
 import Foundation
 import JSONStore
-import StoreProtocol
+import DataStores
 import StoreTestSupport
 import Testing
 
 /// `Entry` with `count` stored as text: a change a lightweight migration refuses.
-final class EntryWithTextCount: PersistentModel, Codable {
+@Model final class EntryWithTextCount {
     static var entityName: String { Entry.entityName }
     var id = UUID()
     var title: String
     var count: String
-
-    static let schemaMetadata = SchemaMetadata<EntryWithTextCount>(attributes: [\.id, \.title, \.count])
 }
 
 /// A size, stored as a struct: no simplest value a migration could give it.
@@ -19,13 +17,11 @@ struct Size: Codable, Sendable {
     var value: Int
 }
 
-final class EntryWithSize: PersistentModel, Codable {
+@Model final class EntryWithSize {
     static var entityName: String { Entry.entityName }
     var id = UUID()
     var title: String
     var count: Size
-
-    static let schemaMetadata = SchemaMetadata<EntryWithSize>(attributes: [\.id, \.title, \.count])
 }
 
 enum EntrySchemaV1: VersionedSchema {

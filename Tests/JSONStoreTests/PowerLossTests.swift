@@ -1,11 +1,11 @@
 import Foundation
 import JSONStore
-import StoreProtocol
+import DataStores
 import StoreTestSupport
 import Testing
 
 /// A model with several kinds of values, so that a save read back half right shows.
-final class Ledger: PersistentModel, Codable {
+@Model final class Ledger {
     var id: UUID
     var name: String
     var count: Int
@@ -21,8 +21,6 @@ final class Ledger: PersistentModel, Codable {
     }
 
     var row: LedgerRow { LedgerRow(name: name, count: count, score: score, note: note) }
-
-    static let schemaMetadata = SchemaMetadata<Ledger>(attributes: [\.id, \.name, \.count, \.score, \.note])
 }
 
 struct LedgerRow: Hashable, CustomStringConvertible {

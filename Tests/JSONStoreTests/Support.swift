@@ -1,19 +1,16 @@
 import Foundation
 import JSONStore
-import StoreProtocol
+import DataStores
 import StoreTestSupport
 
-final class Entry: PersistentModel, Codable {
+@Model final class Entry {
     var id = UUID()
-    var title: String
+    @Attribute(.preserveValueOnDeletion) var title: String
     var count: Int
     init(_ title: String, count: Int = 0) {
         self.title = title
         self.count = count
     }
-    static let schemaMetadata = SchemaMetadata<Entry>(
-        attributes: [\.id, \.title, \.count],
-        preservedOnDeletion: [\.title])
 }
 
 func openContainer(_ url: URL, allowsSave: Bool = true, compactionThreshold: Int = 1 << 20) throws -> ModelContainer {

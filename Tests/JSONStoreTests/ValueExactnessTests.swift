@@ -1,6 +1,6 @@
 import Foundation
 import JSONStore
-import StoreProtocol
+import DataStores
 import StoreFiles
 import StoreTestSupport
 import Testing
@@ -11,7 +11,7 @@ struct Tree: Codable, Equatable {
     static func chain(_ depth: Int) -> Tree { (0..<depth).reduce(Tree(children: [])) { tree, _ in Tree(children: [tree]) } }
 }
 
-final class Measure: PersistentModel, Codable {
+@Model final class Measure {
     var id = UUID()
     var double: Double = 0
     var optionalDouble: Double? = 0
@@ -21,9 +21,6 @@ final class Measure: PersistentModel, Codable {
     var labels: [String: String] = [:]
     var tree = Tree(children: [])
     init() {}
-
-    static let schemaMetadata = SchemaMetadata<Measure>(
-        attributes: [\.id, \.double, \.optionalDouble, \.float, \.date, \.decimal, \.labels, \.tree])
 }
 
 private func openMeasures(_ url: URL, compactionThreshold: Int = 1 << 20) throws -> ModelContainer {

@@ -33,11 +33,11 @@ import Testing
         let settings = configuration(directory)
         let (container, store) = try open(settings)
         let reading = Reading(sensor: "a", timestamp: minute(1), value: 1)
-        let values = try SnapshotEncoder().encodeAttributes(reading)
+        let values = try reading.storedValues()
         let snapshot = DefaultSnapshot(persistentIdentifier: reading.persistentModelID, values: values)
         let other = Reading(sensor: "b", timestamp: minute(2), value: 2)
         let otherSnapshot = DefaultSnapshot(persistentIdentifier: other.persistentModelID,
-                                            values: try SnapshotEncoder().encodeAttributes(other))
+                                            values: try other.storedValues())
         let error = try #require(throws: DataStoreError.self) {
             try store.save(DataStoreSaveChangesRequest(editingState: EditingState(), inserted: [otherSnapshot, snapshot, snapshot]))
         }

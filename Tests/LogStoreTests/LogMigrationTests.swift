@@ -1,13 +1,13 @@
 import Foundation
 @testable import LogStore
-import StoreProtocol
+import DataStores
 import StoreTestSupport
 import Testing
 
 // MARK: Models: one entity, "MigrationEvent", as two versions of an app declare it
 
 /// Version 1: an event placed in time by `at`.
-final class EventV1: PersistentModel, Codable {
+@Model final class EventV1 {
     static var entityName: String { "MigrationEvent" }
     var id = UUID()
     var at: Date
@@ -18,8 +18,6 @@ final class EventV1: PersistentModel, Codable {
         self.at = at
         self.label = label
     }
-
-    static let schemaMetadata = SchemaMetadata<EventV1>(attributes: [\.id, \.at, \.label])
 }
 
 /// The default of ``EventV2/checked``: fractional seconds, to show a default survives the
@@ -28,11 +26,11 @@ let checkedDefault = Date(timeIntervalSince1970: 1_767_225_600.125)
 
 /// Version 2: `at` is `time` (still the timestamp), `label` is `title`, and two new attributes
 /// have defaults.
-final class EventV2: PersistentModel, Codable {
+@Model final class EventV2 {
     static var entityName: String { "MigrationEvent" }
     var id = UUID()
-    var time: Date
-    var title: String
+    @Attribute(originalName: "at") var time: Date
+    @Attribute(originalName: "label") var title: String
     var level: Int = 1
     var checked: Date = checkedDefault
 
@@ -41,33 +39,25 @@ final class EventV2: PersistentModel, Codable {
         self.time = time
         self.title = title
     }
-
-    static let schemaMetadata = SchemaMetadata<EventV2>(
-        attributes: [\.id, \.time, \.title, \.level, \.checked],
-        attributeOptions: [.originalName(\.time, "at"), .originalName(\.title, "label"), .defaultValue(\.level, 1),
-                           .defaultValue(\.checked, checkedDefault)])
 }
 
 /// Version 2 under a new entity name as well.
-final class Occurrence: PersistentModel, Codable {
+@Model final class Occurrence {
     static var entityName: String { "MigrationOccurrence" }
+    static var originalEntityName: String? { "MigrationEvent" }
     var id = UUID()
-    var time: Date
-    var title: String
+    @Attribute(originalName: "at") var time: Date
+    @Attribute(originalName: "label") var title: String
 
     init(id: UUID, time: Date, title: String) {
         self.id = id
         self.time = time
         self.title = title
     }
-
-    static let schemaMetadata = SchemaMetadata<Occurrence>(
-        attributes: [\.id, \.time, \.title], originalEntityName: "MigrationEvent",
-        attributeOptions: [.originalName(\.time, "at"), .originalName(\.title, "label")])
 }
 
 /// An entity that version 2 renames to ``Signal``.
-final class Ping: PersistentModel, Codable {
+@Model final class Ping {
     static var entityName: String { "MigrationPing" }
     var id = UUID()
     var value: Int
@@ -76,12 +66,11 @@ final class Ping: PersistentModel, Codable {
         self.id = id
         self.value = value
     }
-
-    static let schemaMetadata = SchemaMetadata<Ping>(attributes: [\.id, \.value])
 }
 
-final class Signal: PersistentModel, Codable {
+@Model final class Signal {
     static var entityName: String { "MigrationSignal" }
+    static var originalEntityName: String? { "MigrationPing" }
     var id = UUID()
     var value: Int
 
@@ -89,8 +78,6 @@ final class Signal: PersistentModel, Codable {
         self.id = id
         self.value = value
     }
-
-    static let schemaMetadata = SchemaMetadata<Signal>(attributes: [\.id, \.value], originalEntityName: "MigrationPing")
 }
 
 enum EventSchemaV1: VersionedSchema {

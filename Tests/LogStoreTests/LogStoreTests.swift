@@ -1,10 +1,10 @@
 import Foundation
 import LogStore
-import StoreProtocol
+import DataStores
 import StoreTestSupport
 import Testing
 
-final class Reading: PersistentModel, Codable {
+@Model final class Reading {
     var id = UUID()
     var sensor: String
     var timestamp: Date
@@ -15,8 +15,6 @@ final class Reading: PersistentModel, Codable {
         self.timestamp = timestamp
         self.value = value
     }
-
-    static let schemaMetadata = SchemaMetadata<Reading>(attributes: [\.id, \.sensor, \.timestamp, \.value])
 }
 
 /// Minute `n` after 2026-01-01.

@@ -1,32 +1,27 @@
 import Foundation
 import LogStore
-import StoreProtocol
+import DataStores
 import StoreTestSupport
 import Testing
 
-/// A reading that counts how often a model of it is decoded.
-final class CountedReading: PersistentModel, Codable {
+/// A reading that counts how often a model of it is made: by its initializer or, in a fetch, by
+/// decoding it from stored values (the transient's initial value runs in both).
+@Model final class CountedReading {
     var id = UUID()
     var timestamp: Date
     var value: Double
+    @Transient private var counted = CountedReading.countOne()
 
     init(timestamp: Date, value: Double) {
         self.timestamp = timestamp
         self.value = value
     }
 
-    enum CodingKeys: String, CodingKey { case id, timestamp, value }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(UUID.self, forKey: .id)
-        timestamp = try container.decode(Date.self, forKey: .timestamp)
-        value = try container.decode(Double.self, forKey: .value)
-        Self.decodes.withLock { $0 += 1 }
-    }
-
     static let decodes = DecodeCount()
-    static let schemaMetadata = SchemaMetadata<CountedReading>(attributes: [\.id, \.timestamp, \.value])
+    private static func countOne() -> Bool {
+        decodes.withLock { $0 += 1 }
+        return true
+    }
 }
 
 final class DecodeCount: @unchecked Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import LogStore
-import StoreProtocol
+import DataStores
 import StoreTestSupport
 import Testing
 
@@ -12,7 +12,7 @@ struct Box: Codable, Equatable {
     var depth: Int { inner.first.map { $0.depth + 1 } ?? 0 }
 }
 
-final class Note: PersistentModel, Codable {
+@Model final class Note {
     var id = UUID()
     var box: Box
     var tags: [String: Double]
@@ -21,8 +21,6 @@ final class Note: PersistentModel, Codable {
         self.box = box
         self.tags = tags
     }
-
-    static let schemaMetadata = SchemaMetadata<Note>(attributes: [\.id, \.box, \.tags])
 }
 
 /// Issue 11, defect 5: a save whose values the log's JSON cannot carry is either refused with a

@@ -139,4 +139,37 @@ import Testing
         #expect(output.status == 0, "\(output.text)")
         #expect(!output.text.contains("warning:"), "\(output.text)")
     }
+
+    /// A stored property inside `#if` in a model body is refused at the property, as the user's
+    /// compiler shows it (the condition true, so the property is there).
+    @Test func aStoredPropertyInsideIf() throws {
+        let errors = try errors("""
+            @Model final class Trip {
+                var name = ""
+                #if true
+                var debugNote = ""
+                @Transient var scratch = 0
+                #endif
+                init() {}
+            }
+            """)
+        #expect(errors == ["5:5: stored property 'debugNote' of a model is inside '#if', which @Model cannot persist (the "
+            + "schema and the stored values it generates are the same in every build); move it out of the '#if', or mark "
+            + "it @Transient"])
+    }
+
+    /// `@ObservationIgnored` alone is refused with the advice to use `@Transient`; with
+    /// `@Transient` it compiles.
+    @Test func observationIgnored() throws {
+        let errors = try errors("""
+            @Model final class Trip {
+                @ObservationIgnored var cache = 0
+                @ObservationIgnored @Transient var other = 0
+                init() {}
+            }
+            """)
+        #expect(errors == ["3:5: '@ObservationIgnored var cache' in a model: @Model persists and observes every stored "
+            + "property it does not skip; mark 'cache' @Transient to keep it out of the store (not stored, not observed, "
+            + "and its initial value in a model read from the store), or drop @ObservationIgnored to persist it"])
+    }
 }

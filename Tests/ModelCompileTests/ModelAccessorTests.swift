@@ -43,7 +43,7 @@ import Testing
 
     @Test func aSetIsObservedAndMarksThatPropertyAlone() throws {
         let trip = Trip(name: "Kona")
-        let backing = try #require(trip.persistentBackingData)
+        let backing = trip.persistentBackingData
         #expect(!backing.hasChanges)
         #expect(fires(reading: { _ = trip.name }, when: { trip.name = "Hilo" }))
         // Index 0 is the generated id, 1 name, 2 tags, 3 visits.
@@ -56,7 +56,7 @@ import Testing
         let trip = Trip(name: "Kona")
         trip.tags.reserveCapacity(8)
         trip.tags.append("first")
-        let backing = try #require(trip.persistentBackingData)
+        let backing = trip.persistentBackingData
         let buffer = trip.tags.withUnsafeBufferPointer { $0.baseAddress }
         #expect(fires(reading: { _ = trip.tags }, when: { trip.tags.append("beach") }))
         #expect(trip.tags == ["first", "beach"])
@@ -70,7 +70,7 @@ import Testing
         let trip = Trip(name: "Kona")
         #expect(fires(reading: { _ = trip.isExpanded }, when: { trip.isExpanded = true }))
         #expect(try trip.storedValues().keys.sorted() == ["id", "name", "tags", "visits"])
-        #expect(trip.persistentBackingData?.hasChanges == false)
+        #expect(trip.persistentBackingData.hasChanges == false)
     }
 
     /// A model read from stored values keeps a `@Transient` property's initial value and takes

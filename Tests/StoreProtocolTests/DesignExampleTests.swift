@@ -1,13 +1,20 @@
-import Foundation
+import DataStores
 import MemoryStore
-import StoreProtocol
 import Testing
 
-final class Trip: PersistentModel, Codable {
-    var id = UUID()
+@Model
+final class Trip {
+    #Unique<Trip>([\.name, \.startDate, \.endDate])
+    #Index<Trip>([\.name], [\.startDate])
+
+    @Attribute(.preserveValueOnDeletion)
     var name: String
     var destination: String
+
+    @Attribute(.preserveValueOnDeletion)
     var startDate: Date
+
+    @Attribute(.preserveValueOnDeletion)
     var endDate: Date
     var accommodationID: UUID?
 
@@ -17,16 +24,10 @@ final class Trip: PersistentModel, Codable {
         self.startDate = startDate
         self.endDate = endDate
     }
-
-    static let schemaMetadata = SchemaMetadata<Trip>(
-        attributes: [\.id, \.name, \.destination, \.startDate, \.endDate, \.accommodationID],
-        unique: [[\.name, \.startDate, \.endDate]],
-        indexed: [[\.name], [\.startDate]],
-        preservedOnDeletion: [\.name, \.startDate, \.endDate])
 }
 
-final class LivingAccommodation: PersistentModel, Codable {
-    var id = UUID()
+@Model
+final class LivingAccommodation {
     var address: String
     var placeName: String
     var isConfirmed = false
@@ -35,9 +36,6 @@ final class LivingAccommodation: PersistentModel, Codable {
         self.address = address
         self.placeName = placeName
     }
-
-    static let schemaMetadata = SchemaMetadata<LivingAccommodation>(
-        attributes: [\.id, \.address, \.placeName, \.isConfirmed])
 }
 
 /// DESIGN.md section 2, as written, on a memory store.
@@ -75,7 +73,7 @@ final class LivingAccommodation: PersistentModel, Codable {
             case .insert(let insert as DefaultHistoryInsert<Trip>):
                 inserted.append("\(insert.changedPersistentIdentifier.entityName)")
             case .update(let update as DefaultHistoryUpdate<LivingAccommodation>):
-                updated.append(update.updatedAttributes.map { "\($0)" })
+                updated.append(update.updatedAttributes.compactMap { LivingAccommodation.attributeName(of: $0) })
                 #expect(update.updated(\.isConfirmed))
                 #expect(!update.updated(\.address))
             case .delete(let delete as DefaultHistoryDelete<Trip>):
@@ -88,7 +86,7 @@ final class LivingAccommodation: PersistentModel, Codable {
     }
     #expect(transactions.count == 2)
     #expect(inserted == ["Trip"])
-    #expect(updated == [["\\LivingAccommodation.isConfirmed"]])
+    #expect(updated == [["isConfirmed"]])
     #expect(deletedNames == ["Old trip"])
 
     // The token is Codable: persisted between runs, it resumes after the last transaction.

@@ -1,7 +1,5 @@
-import Foundation
+import DataStores
 import MemoryStore
-import Observation
-import StoreProtocol
 import Testing
 
 // The code of the "Getting started" article (StoreProtocol.docc/GettingStarted.md), as written
@@ -9,8 +7,12 @@ import Testing
 
 /// The article's names, in a namespace of their own (other tests have a `Trip`).
 enum GettingStartedArticle {
-final class Trip: PersistentModel, Codable {
-    var id = UUID()
+@Model
+final class Trip {
+    #Unique<Trip>([\.name])
+    #Index<Trip>([\.startDate])
+
+    @Attribute(.preserveValueOnDeletion)
     var name: String
     var destination: String
     var startDate: Date
@@ -20,31 +22,6 @@ final class Trip: PersistentModel, Codable {
         self.destination = destination
         self.startDate = startDate
     }
-
-    static let schemaMetadata = SchemaMetadata<Trip>(
-        attributes: [\.id, \.name, \.destination, \.startDate],
-        unique: [[\.name]],
-        indexed: [[\.startDate]],
-        preservedOnDeletion: [\.name])
-}
-
-@Observable final class ObservedTrip: PersistentModel, Codable {
-    var id = UUID()
-    var name: String
-    var destination: String
-
-    init(name: String, destination: String) {
-        self.name = name
-        self.destination = destination
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case _id = "id", _name = "name", _destination = "destination"
-    }
-
-    static let schemaMetadata = SchemaMetadata<ObservedTrip>(
-        attributes: [.attribute("id", \.id), .attribute("name", \.name), .attribute("destination", \.destination)],
-        unique: [[\.name]])
 }
 
     static func run() throws -> [String] {
@@ -90,14 +67,19 @@ final class Trip: PersistentModel, Codable {
         #expect(try GettingStartedArticle.run() == ["Japan", "updated true", "deleted Japan"])
     }
 
-    @Test func theArticlesObservableModelIsStoredUnderItsNames() throws {
-        typealias ObservedTrip = GettingStartedArticle.ObservedTrip
-        let container = try ModelContainer(for: ObservedTrip.self, configurations: MemoryStoreConfiguration())
+    @Test func theArticlesModelIsStoredWithItsMetadata() throws {
+        typealias Trip = GettingStartedArticle.Trip
+        let container = try ModelContainer(for: Trip.self, configurations: MemoryStoreConfiguration())
+        let entity = try #require(container.schema.entity(for: Trip.self))
+        #expect(entity.attributeNames == ["id", "name", "destination", "startDate"])
+        #expect(entity.uniqueConstraints == [["name"]] && entity.indices == [["startDate"]])
         let context = ModelContext(container)
-        context.insert(ObservedTrip(name: "Iceland", destination: "Reykjavík"))
+        context.insert(Trip(name: "Iceland", destination: "Reykjavík", startDate: .now))
         try context.save()
-        #expect(container.schema.entity(for: ObservedTrip.self)?.attributeNames == ["id", "name", "destination"])
-        let fetched = try ModelContext(container).fetch(FetchDescriptor<ObservedTrip>(predicate: #Predicate { $0.name == "Iceland" }))
-        #expect(fetched.map(\.destination) == ["Reykjavík"])
+        // #Unique: a second "Iceland" updates the stored one.
+        context.insert(Trip(name: "Iceland", destination: "Akureyri", startDate: .now))
+        try context.save()
+        let fetched = try ModelContext(container).fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "Iceland" }))
+        #expect(fetched.map(\.destination) == ["Akureyri"])
     }
 }

@@ -20,17 +20,25 @@ import Testing
     private static let models = """
         import Foundation
         import StoreProtocol
-        final class Item: PersistentModel, Codable {
+        final class Item: PersistentModel {
+            let persistentBackingData = ModelBacking()
             var id = UUID()
             var title = ""
             var trip: Trip?
-            static let schemaMetadata = SchemaMetadata<Item>(attributes: [\\.id, \\.title])
+            static let schemaMetadata = SchemaMetadata<Item>(properties: [.attribute("id", \\Item.id)])
+            init(storedValues: [String: SnapshotValue]) throws {}
+            func storedValues() throws -> [String: SnapshotValue] { [:] }
+            func assignStoredValues(_ values: [String: SnapshotValue]) throws {}
         }
-        final class Trip: PersistentModel, Codable {
+        final class Trip: PersistentModel {
+            let persistentBackingData = ModelBacking()
             var id = UUID()
             var name = ""
             var items: [Item] = []
-            static let schemaMetadata = SchemaMetadata<Trip>(attributes: [\\.id, \\.name])
+            static let schemaMetadata = SchemaMetadata<Trip>(properties: [.attribute("id", \\Trip.id)])
+            init(storedValues: [String: SnapshotValue]) throws {}
+            func storedValues() throws -> [String: SnapshotValue] { [:] }
+            func assignStoredValues(_ values: [String: SnapshotValue]) throws {}
         }
         final class NotStorable {}
 

@@ -44,6 +44,7 @@ import Testing
         try trips("delete", "Japan")
         let history = try trips("history").lines.joined(separator: "\n")
         #expect(history.contains("tombstone: name=Japan"), "\(history)")
+        #expect(history.contains("~ Trip 'Iceland'(livingAccommodation)"), "updates named by attribute: \(history)")
 
         // Round 4: history pruned past the app's token: a clear message and a fresh start.
         try trips("confirm", "Iceland")
@@ -167,7 +168,9 @@ import Testing
         #expect(deletion.contains("tombstone: name=Japan"), "\(deletion)")
         #expect(deletion.contains("- BucketListItem (tombstone: title=Fushimi Inari"), "\(deletion)")
         #expect(deletion.contains("- BucketListItem (tombstone: title=Tea ceremony"), "\(deletion)")
-        #expect(deletion.contains("- LivingAccommodation (tombstone: placeName=Hotel Kyoto"), "\(deletion)")
+        #expect(deletion.contains("- LivingAccommodation (tombstone: placeName=Hotel Kyoto, trip="), "\(deletion)")
+        #expect(deletion.contains("- BucketListItem (tombstone: title=Tea ceremony, trip="),
+                "a relationship marked .preserveValueOnDeletion is in the tombstone: \(deletion)")
         #expect(!deletion.contains("Geysir") && !deletion.contains("Hotel Reykjavík"), "\(deletion)")
 
         // And the store itself, read in this process through the app's own container: only

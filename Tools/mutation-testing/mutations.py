@@ -269,8 +269,11 @@ MUTATIONS = [
       "        if try mergeInsertsIntoStoredModels() {\n", "        if try mergeInsertsIntoStoredModels() && false {\n"),
     m("C20", "context", UPSERT, "after an upsert, models that named the inserted instance still name it",
       "members.map { $0 === inserted ? target.model : $0 }", "members.map { $0 }"),
-    m("C18", "context", CONTEXT_TRACKING, "a second instance inserted with a held model's id replaces it",
-      "            secondInstances.append(id)\n            return\n", "            secondInstances.removeAll()\n"),
+    m("C18", "context", CONTEXT_TRACKING, "a second instance inserted with a held model's id is dropped, not upserted",
+      "            secondInstances.append(Registration(model: model, entity: existing.entity, baseline: nil, state: .inserted, order: takeOrder()))\n",
+      "\n"),
+    m("C23", "context", CONTEXT_SAVE, "a stored model whose id changed is saved (its change silently lost) instead of refused",
+      "if registration.state != .inserted, registrations[id] !== registration {", "if false {"),
     # Watching @Observable models (issue 16): a save skips settled models, so each of these loses a change.
     m("W03", "context", CONTEXT_REGISTRATION, "a model counts as settled whether or not a property was set since it was settled",
       "heldBaselineWhenSettled && !backing.hasChanges", "heldBaselineWhenSettled"),

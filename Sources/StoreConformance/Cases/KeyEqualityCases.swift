@@ -1,9 +1,9 @@
-import Foundation
-import StoreProtocol
+import DataStores
 
 /// A model keyed by a `String`: the key-equality cases save it under one spelling of an id and
 /// then under another that Swift finds equal.
-public final class SuiteNamedKey: PersistentModel, Codable {
+@Model
+public final class SuiteNamedKey {
     /// The key, chosen by the case.
     public var id: String
     /// Which save wrote the stored values.
@@ -14,12 +14,11 @@ public final class SuiteNamedKey: PersistentModel, Codable {
         self.id = id
         self.note = note
     }
-
-    public static let schemaMetadata = SchemaMetadata<SuiteNamedKey>(attributes: [\.id, \.note])
 }
 
 /// A model keyed by a `Double`, for `0.0` and `-0.0`.
-public final class SuiteMeasuredKey: PersistentModel, Codable {
+@Model
+public final class SuiteMeasuredKey {
     /// The key, chosen by the case.
     public var id: Double
     /// Which save wrote the stored values.
@@ -30,8 +29,6 @@ public final class SuiteMeasuredKey: PersistentModel, Codable {
         self.id = id
         self.note = note
     }
-
-    public static let schemaMetadata = SchemaMetadata<SuiteMeasuredKey>(attributes: [\.id, \.note])
 }
 
 /// Keys that Swift finds equal name one model, whatever their spelling: `"café"` precomposed

@@ -177,7 +177,7 @@ enum MigrationCases {
     static let refusals: [ConformanceCase] = [
         ConformanceCase(area: "migration", name: "aNewAttributeWithoutADefaultIsRefusedAndChangesNothing", requires: .persistence) { target in
             let configuration = try seed(target)
-            try checkRefused(configuration, code: .incompatibleSchema, words: ["SuiteJourney.stars", "defaultValue"], "a required new attribute") {
+            try checkRefused(configuration, code: .incompatibleSchema, words: ["SuiteJourney.stars", "default value"], "a required new attribute") {
                 try open(configuration, JourneyWithRequiredStars.self, StopV1.self)
             }
         },
@@ -301,7 +301,9 @@ enum MigrationCases {
             for change in last.changes {
                 switch change {
                 case .update(let update as DefaultHistoryUpdate<JourneyRenamed>):
-                    seen.append("update " + update.updatedAttributes.map { "\($0)" }.sorted().joined(separator: ","))
+                    // By name: an @Model property's key path describes itself as `<computed …>`.
+                    let names = update.updatedAttributes.map { "\\JourneyRenamed." + (JourneyRenamed.attributeName(of: $0) ?? "\($0)") }
+                    seen.append("update " + names.sorted().joined(separator: ","))
                 case .delete(let delete as DefaultHistoryDelete<JourneyRenamed>):
                     seen.append("delete \(delete.tombstone[\.title] ?? "nil")")
                 default:

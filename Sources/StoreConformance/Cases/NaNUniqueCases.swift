@@ -1,12 +1,12 @@
-import Foundation
-import StoreProtocol
+import DataStores
 
 /// A model with a unique `Double`, for unique values that hold a NaN.
-public final class SuiteUniqueReading: PersistentModel, Codable {
+@Model
+public final class SuiteUniqueReading {
     /// The model's id.
     public var id: UUID
     /// The unique value, chosen by the case.
-    public var value: Double
+    @Attribute(.unique) public var value: Double
     /// Which save wrote the model.
     public var note: String
 
@@ -16,8 +16,6 @@ public final class SuiteUniqueReading: PersistentModel, Codable {
         self.value = value
         self.note = note
     }
-
-    public static let schemaMetadata = SchemaMetadata<SuiteUniqueReading>(attributes: [\.id, \.value, \.note], unique: [[\.value]])
 }
 
 /// A NaN is `==` to no value, itself included, so unique values holding one never collide, as

@@ -126,14 +126,30 @@ enum ErrorCases {
     ]
 }
 
-/// A model whose metadata names a computed property: the container must refuse it.
-final class SuiteBadMetadata: PersistentModel, Codable {
+/// A model whose metadata names a computed property in a unique constraint: `@Model` refuses
+/// that at compile time, but a code generator that writes the expansion's members by hand (they
+/// are public for it) can; the container must refuse it.
+final class SuiteBadMetadata: PersistentModel {
+    let persistentBackingData = ModelBacking()
     var id = UUID()
     var name = ""
     var shout: String { name.uppercased() }
     static let schemaMetadata = SchemaMetadata<SuiteBadMetadata>(
-        attributes: [\.id, \.name],
-        preservedOnDeletion: [\.shout])
+        properties: [.attribute("id", \.id), .attribute("name", \.name)], unique: [[\.shout]])
+
+    init(storedValues values: [String: SnapshotValue]) throws {
+        id = try ModelCoding.decode(values["id"], attribute: "id", of: "SuiteBadMetadata")
+        name = try ModelCoding.decode(values["name"], attribute: "name", of: "SuiteBadMetadata")
+    }
+
+    func storedValues() throws -> [String: SnapshotValue] {
+        ["id": try ModelCoding.encode(id), "name": try ModelCoding.encode(name)]
+    }
+
+    func assignStoredValues(_ values: [String: SnapshotValue]) throws {
+        let stored = try SuiteBadMetadata(storedValues: values)
+        (id, name) = (stored.id, stored.name)
+    }
 }
 
 /// What an insert-only store must refuse, changing nothing.

@@ -45,20 +45,15 @@ extension ModelContext {
     /// the unique-constraint upserts the context must make itself (see ``insert(_:)``).
     ///
     /// - Throws: ``DataStoreError/Code/readOnly`` (nothing sent), ``DataStoreError/Code/unknownEntity``,
-    ///   ``DataStoreError/Code/constraintViolation`` for a second instance of a held model,
     ///   ``ModelContextError/Code/modelOfAnotherContext`` for an inserted model of another
-    ///   container, what ``processPendingChanges()`` throws (nothing sent), or what a store
+    ///   container, ``ModelContextError/Code/primaryKeyChanged`` for a stored model whose `id`
+    ///   was changed (nothing sent), what ``processPendingChanges()`` throws (nothing sent), or what a store
     ///   throws. A store that throws is left as it was and this context keeps the changes meant
     ///   for it; with several stores, stores saved before the failing one keep their saves.
     public func save() throws {
         if let unknown = unknownInserts.first { throw DataStoreError.unknownEntity(unknown, in: container.schema) }
         if let refusal = foreignInserts.first { throw refusal }
-        if let id = secondInstances.first {
-            throw DataStoreError(.constraintViolation,
-                "A model inserted as \(id) is another instance of a model this context holds; saving it would leave that "
-                + "instance untracked and its changes lost. Change the instance the context holds (context.model(for:)), "
-                + "or delete it first; nothing was saved.")
-        }
+        try mergeSecondInstances()
         try processPendingChanges()
         forgetModelsNoOneHolds()
         if try mergeInsertsIntoStoredModels() {
@@ -80,6 +75,7 @@ extension ModelContext {
         for registration in registrations.mayHaveChanged() {
             let storeIndex = try container.storeIndex(forEntityNamed: registration.entity.name)
             let id = registration.model.persistentModelID
+            if registration.state != .inserted, registrations[id] !== registration { throw primaryKeyChanged(registration, to: id) }
             // Taken before the values are read: a change made after (by a willSave observer,
             // say) sets a changed bit again, so the saved model is not taken as settled.
             var setSince: PropertyBitSet?
@@ -137,6 +133,17 @@ extension ModelContext {
         try resolvePendingRelationships()   // models a collision re-registered
         refreshUndoCheckpoint()
         recordUpsertsForUndo()
+    }
+
+    /// The error for a stored model whose `id` (its primary key) changed since it was stored:
+    /// saving it would write a row no store holds and leave the stored one as it was.
+    private func primaryKeyChanged(_ registration: Registration, to id: PersistentIdentifier) -> ModelContextError {
+        let stored = registration.baseline?["id"].map { "\(PersistentIdentifier(entityName: id.entityName, primaryKey: $0))" }
+            ?? "its stored id"
+        return ModelContextError(.primaryKeyChanged,
+            "\(registration.entity.name) \(stored) has its id changed to \(id) since it was stored; the id is the primary key "
+            + "every store keys the model by, so a save cannot move it. Set the id back, then insert a new "
+            + "\(registration.entity.name) with the new id and its values and delete the one with the old id; nothing was saved.")
     }
 
     /// Throws when a model to be saved holds fewer related models than a relationship's

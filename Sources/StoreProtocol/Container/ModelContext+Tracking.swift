@@ -15,10 +15,10 @@ extension ModelContext {
     /// values finds, one fetch per such insert) takes the inserted values, relationships
     /// included: the held instance stays tracked and shows them, the stored model's former
     /// related models stay stored and no longer name it, and the inserted instance is no longer
-    /// tracked (change the stored one). Inserting a second instance with the id of a model the
-    /// context holds makes ``save()`` throw ``DataStoreError/Code/constraintViolation`` (the
-    /// context holds one instance per id), and so does the store for a model with relationships
-    /// whose id alone matches a stored one with other related models.
+    /// tracked (change the stored one). So does a second instance with the id of a model the
+    /// context holds (the context holds one instance per id): the held instance takes its values
+    /// at ``save()``. The store throws ``DataStoreError/Code/constraintViolation`` for a model
+    /// with relationships whose id alone matches a stored one with other related models.
     public func insert<T: PersistentModel>(_ model: T) {
         let id = model.persistentModelID
         if let existing = registrations[id], existing.model === model {
@@ -27,8 +27,8 @@ extension ModelContext {
         }
         if let existing = registrations[id], existing.state != .deleted {
             // Replacing the registration would leave the instance the caller holds untracked:
-            // its later changes would be lost. save() refuses instead.
-            secondInstances.append(id)
+            // its later changes would be lost. save() gives the held instance these values.
+            secondInstances.append(Registration(model: model, entity: existing.entity, baseline: nil, state: .inserted, order: takeOrder()))
             return
         }
         if let owner = ModelOwner.of(model), owner.context != nil, owner.container !== container {
@@ -93,7 +93,7 @@ extension ModelContext {
     /// - Complexity: one encode for each inserted or deleted model and each model set since it
     ///   was fetched or saved. Unchanged models cost nothing.
     public var hasChanges: Bool {
-        registrations.mayHaveChanged(inOrder: false).contains { (try? $0.isDirty()) ?? true }
+        !secondInstances.isEmpty || registrations.mayHaveChanged(inOrder: false).contains { (try? $0.isDirty()) ?? true }
     }
 
     /// Forgets stored models that are unchanged and that nothing but the context holds (no

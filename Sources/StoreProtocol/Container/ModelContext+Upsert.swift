@@ -56,6 +56,22 @@ extension ModelContext {
         return merged
     }
 
+    /// Gives each model this context holds the values of the instances inserted since with its
+    /// id (SwiftData's upsert by id), the last inserted last: the held instance stays tracked.
+    /// A held model deleted since, or one whose id changed, takes nothing (the insert is dropped).
+    func mergeSecondInstances() throws {
+        let inserts = secondInstances
+        secondInstances.removeAll()
+        for (index, insert) in inserts.enumerated() {
+            guard let target = registrations[insert.model.persistentModelID], target.model !== insert.model,
+                  target.state != .deleted else { continue }
+            do { try merge(insert, into: target) } catch {
+                secondInstances = Array(inserts[index...])
+                throw error
+            }
+        }
+    }
+
     /// The registration of the stored model whose unique values `values` match (registering and
     /// loading it with its related models), or `nil` when none is stored or the one stored is
     /// changed or deleted by this save (the insert then stays an insert).
@@ -108,7 +124,8 @@ extension ModelContext {
             access.setMembers(target.model, incoming)
         }
         let inserted = insert.model
-        registrations[inserted.persistentModelID] = nil
+        // A second instance with a held model's id (mergeSecondInstances) was never registered.
+        if registrations[inserted.persistentModelID] === insert { registrations[inserted.persistentModelID] = nil }
         // Who can name the inserted model: a model changed since the last save (a new or
         // changed one: the inserted model is new), or one of its own related models.
         var naming = registrations.mayHaveChanged(inOrder: false)

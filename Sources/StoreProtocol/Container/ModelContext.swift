@@ -38,9 +38,9 @@ public final class ModelContext {
     var undo: UndoRecorder?
     /// Entity names of inserted models the schema does not hold; `save()` throws for them.
     var unknownInserts: [String] = []
-    /// Identifiers of models inserted while the context held another instance of them; `save()`
-    /// throws for them.
-    var secondInstances: [PersistentIdentifier] = []
+    /// Models inserted while the context held another instance with their id, in the order
+    /// inserted (not registered): `save()` gives the held instances their values (an upsert).
+    var secondInstances: [Registration] = []
     /// Models of another container inserted here; `save()` throws for them.
     var foreignInserts: [ModelContextError] = []
 

@@ -24,6 +24,10 @@ public struct ModelContextError: CodedError {
         /// A relationship holds fewer models than its `minimumModelCount` or more than its
         /// `maximumModelCount`; the save changed nothing in the store.
         public static let relationshipCountViolation = Code(rawValue: "relationshipCountViolation")
+        /// A stored model's `id` was changed: the `id` is the primary key every store keys the
+        /// model's row by, so a save cannot move the row to a new one. Set the `id` back, then
+        /// insert a new model with the new `id` and delete the old one; the save changed nothing.
+        public static let primaryKeyChanged = Code(rawValue: "primaryKeyChanged")
     }
 
     public var code: Code
@@ -52,4 +56,6 @@ extension ModelContextError {
     public static let deletedModel = ModelContextError(.deletedModel, "deletedModel")
     /// Matches a thrown error of code ``Code/relationshipCountViolation``.
     public static let relationshipCountViolation = ModelContextError(.relationshipCountViolation, "relationshipCountViolation")
+    /// Matches a thrown error of code ``Code/primaryKeyChanged``.
+    public static let primaryKeyChanged = ModelContextError(.primaryKeyChanged, "primaryKeyChanged")
 }

@@ -11,8 +11,9 @@ import Foundation
 ///   dictionaries of them): converted directly, no `Codable`.
 /// - `RawRepresentable` types whose raw value is one of those (an `enum Status: String`): stored as
 ///   the raw value, as `Codable` stores such an enum.
-/// - A model, an optional model or an array of models (a relationship): encoded as its primary
-///   key(s); decoded as `nil` / `[]`, because only the context resolves keys to instances.
+/// - A model, an optional model or an array of models, optional or not (a relationship): encoded
+///   as its primary key(s); decoded as `nil` / `[]`, because only the context resolves keys to
+///   instances.
 /// - Any other `Codable` type (a struct or enum as a composite attribute): through
 ///   ``SnapshotEncoder`` / ``SnapshotDecoder`` (disfavored: chosen only when nothing above fits).
 /// - Anything else: unavailable, so the expansion does not compile and the message says what to do.
@@ -36,16 +37,22 @@ public enum ModelCoding {
         value?.snapshotValue
     }
 
-    /// The stored value of a raw-representable attribute: its raw value.
+    /// The stored value of a raw-representable attribute: its raw value, never `nil`. (Optional
+    /// so that assigning it into stored values is not ambiguous with the optional overload below:
+    /// `Optional` is not `RawRepresentable`, so neither overload is more specific.)
     @inlinable
-    public static func encode<V: RawRepresentable>(_ value: V) throws -> SnapshotValue where V.RawValue: SnapshotValueConvertible {
+    public static func encode<V: RawRepresentable>(_ value: V) throws -> SnapshotValue? where V.RawValue: SnapshotValueConvertible {
         value.rawValue.snapshotValue
     }
 
     /// The stored value of an optional raw-representable attribute; `nil` leaves it out.
+    ///
+    /// Generic over the optional itself (not `V?`): a non-optional raw-representable value,
+    /// promoted to an optional where the result is stored (`values["priority"] = …`), would
+    /// otherwise fit this overload as well as the one above, and the call would be ambiguous.
     @inlinable
-    public static func encode<V: RawRepresentable>(_ value: V?) throws -> SnapshotValue? where V.RawValue: SnapshotValueConvertible {
-        value?.rawValue.snapshotValue
+    public static func encode<O: OptionalRawRepresentable>(_ value: O) throws -> SnapshotValue? {
+        value.wrappedRawRepresentable?.rawValue.snapshotValue
     }
 
     /// The stored value of an array of raw-representable values: their raw values.
@@ -65,6 +72,13 @@ public enum ModelCoding {
     @inlinable
     public static func encode<D: PersistentModel>(_ value: [D]) throws -> SnapshotValue {
         .array(value.map(\.persistentModelID.primaryKey))
+    }
+
+    /// The stored value of an optional to-many relationship (`[Stop]?`): the related models'
+    /// primary keys, in order; `nil` is stored as empty (a to-many is always stored as an array).
+    @inlinable
+    public static func encode<D: PersistentModel>(_ value: [D]?) throws -> SnapshotValue {
+        .array((value ?? []).map(\.persistentModelID.primaryKey))
     }
 
     /// The stored value of a `Codable` composite attribute (a struct or an enum), through
@@ -158,6 +172,12 @@ public enum ModelCoding {
         []
     }
 
+    /// An optional to-many relationship: always empty; the context sets it from the stored keys.
+    @inlinable
+    public static func decode<D: PersistentModel>(_ value: SnapshotValue?, attribute: String, of entity: String) throws -> [D]? {
+        []
+    }
+
     /// A `Codable` composite attribute (a struct or enum, optional or not), through
     /// ``SnapshotDecoder``; an optional is `nil` when the value is absent or ``SnapshotValue/null``.
     /// - Throws: ``DataStoreError/Code/undecodableSnapshot`` naming the attribute and entity.
@@ -208,4 +228,19 @@ public enum ModelCoding {
         let found = (error as? SnapshotValueMismatch).map { "\($0.found)" } ?? "a value that does not decode (\(error))"
         return DataStoreError(.undecodableSnapshot, "\(entity).\(attribute): expected \(V.self), found \(found)")
     }
+}
+
+/// An optional raw-representable value (`Priority?`): what selects the optional overload of
+/// `ModelCoding.encode(_:)` for an optional, without making a non-optional value's call
+/// ambiguous. Only `Optional` conforms; public for the `@Model` expansion's calls.
+public protocol OptionalRawRepresentable {
+    /// The raw-representable type the optional wraps.
+    associatedtype Wrapped: RawRepresentable where Wrapped.RawValue: SnapshotValueConvertible
+    /// The wrapped value, `nil` when there is none.
+    var wrappedRawRepresentable: Wrapped? { get }
+}
+
+extension Optional: OptionalRawRepresentable where Wrapped: RawRepresentable, Wrapped.RawValue: SnapshotValueConvertible {
+    /// The optional itself.
+    @inlinable public var wrappedRawRepresentable: Wrapped? { self }
 }

@@ -97,4 +97,28 @@ struct RelationshipAccess: @unchecked Sendable {
                 owner[keyPath: keyPath].removeAll { $0 === member as AnyObject }
             })
     }
+
+    /// An optional to-many relationship (`[Stop]?`): `nil` reads as empty; every write sets an
+    /// array.
+    static func toMany<Model: PersistentModel, Destination: PersistentModel>(
+        _ keyPath: ReferenceWritableKeyPath<Model, [Destination]?>
+    ) -> RelationshipAccess {
+        RelationshipAccess(
+            members: { owner in (owner as? Model)?[keyPath: keyPath] ?? [] },
+            setMembers: { owner, members in
+                guard let owner = owner as? Model else { return }
+                owner[keyPath: keyPath] = members.compactMap { $0 as? Destination }
+            },
+            add: { owner, member in
+                guard let owner = owner as? Model, let member = member as? Destination else { return }
+                let members = owner[keyPath: keyPath] ?? []
+                guard !members.contains(where: { $0 === member }) else { return }
+                owner[keyPath: keyPath] = members + [member]
+            },
+            remove: { owner, member in
+                guard let owner = owner as? Model, let members = owner[keyPath: keyPath],
+                      members.contains(where: { $0 === member as AnyObject }) else { return }
+                owner[keyPath: keyPath] = members.filter { $0 !== member as AnyObject }
+            })
+    }
 }

@@ -43,6 +43,14 @@ extension Schema.Attribute {
         valueType = TypeNames.name(of: optional?.wrappedType ?? type)
         isOptional = optional != nil
         func readsBack<T>(_ value: SnapshotValue, as _: T.Type) -> Bool {
+            // A raw-value enum need not be Codable: ModelCoding stores its raw value.
+            func rawValueReadsBack<R: RawRepresentable>(_: R.Type) -> Bool {
+                guard let raw = R.RawValue.self as? any SnapshotValueConvertible.Type,
+                      let decoded = (try? raw.init(snapshotValue: value)) as? R.RawValue else { return false }
+                return R(rawValue: decoded) != nil
+            }
+            if let representable = (optional?.wrappedType ?? T.self) as? any RawRepresentable.Type,
+               rawValueReadsBack(representable) { return true }
             guard let decodable = T.self as? any Decodable.Type else { return false }
             return (try? SnapshotDecoder().decode(decodable, from: value)) != nil
         }

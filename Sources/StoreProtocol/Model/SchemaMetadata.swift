@@ -56,6 +56,7 @@ public struct SchemaMetadata<Model: PersistentModel>: Sendable {
             switch property.kind {
             case .relationship(let relationship):
                 relationships.append(relationship)
+                if property.preservesValueOnDeletion { preserved.append(property.keyPath) }
             case .attribute(let attribute):
                 let kinds = Set(attribute.options.map(\.kind))
                 // Observed, never stored: listed, it is skipped.

@@ -28,6 +28,9 @@ public struct SchemaProperty<Model: PersistentModel>: @unchecked Sendable {
     /// What is wrong with the declaration, found when the metadata is made; reported by
     /// ``ModelContainer`` as ``DataStoreError/Code/invalidSchema``.
     let problems: [String]
+    /// Whether a relationship is kept in tombstones (`@Attribute(.preserveValueOnDeletion)` on
+    /// it); an attribute says so in its options.
+    var preservesValueOnDeletion = false
 
     /// The value a migration gives stored models that lack the attribute: the property's
     /// initial value; `nil` for a relationship.
@@ -73,7 +76,7 @@ extension SchemaProperty {
         _ name: String, _ keyPath: any KeyPath<Model, D?> & Sendable, options: [Schema.Attribute.Option] = [],
         originalName: String? = nil, hashModifier: String? = nil, defaultValue: D?? = nil
     ) -> Self {
-        relationship(name, keyPath, originalName: originalName)
+        relationship(name, keyPath, originalName: originalName).preserving(options)
     }
 
     /// A to-many relationship not marked `@Relationship`: SwiftData's defaults (delete rule
@@ -81,6 +84,23 @@ extension SchemaProperty {
     public static func attribute<D: PersistentModel>(
         _ name: String, _ keyPath: any KeyPath<Model, [D]> & Sendable, options: [Schema.Attribute.Option] = [],
         originalName: String? = nil, hashModifier: String? = nil, defaultValue: [D]? = nil
+    ) -> Self {
+        relationship(name, keyPath, originalName: originalName).preserving(options)
+    }
+
+    /// This relationship, kept in tombstones when `options` hold `.preserveValueOnDeletion`
+    /// (the other attribute options mean nothing for a relationship).
+    private func preserving(_ options: [Schema.Attribute.Option]) -> Self {
+        var property = self
+        property.preservesValueOnDeletion = options.contains { $0.kind == .preserveValueOnDeletion }
+        return property
+    }
+
+    /// An optional to-many relationship (`var stops: [Stop]? = []`, as CloudKit-ready models
+    /// declare them) not marked `@Relationship`: SwiftData's defaults. `nil` reads as empty.
+    public static func attribute<D: PersistentModel>(
+        _ name: String, _ keyPath: any KeyPath<Model, [D]?> & Sendable, options: [Schema.Attribute.Option] = [],
+        originalName: String? = nil, hashModifier: String? = nil, defaultValue: [D]?? = nil
     ) -> Self {
         relationship(name, keyPath, originalName: originalName)
     }
@@ -129,6 +149,53 @@ extension SchemaProperty {
         toMany(name, keyPath, deleteRule: deleteRule, counts: (minimumModelCount, maximumModelCount), originalName: originalName, inverse: inverse)
     }
 
+    /// A to-one relationship whose inverse is an optional to-many (`inverse: \Trip.stops` where
+    /// `stops` is `[Stop]?`).
+    public static func relationship<D: PersistentModel>(
+        _ name: String, _ keyPath: any KeyPath<Model, D?> & Sendable, options: [Schema.Relationship.Option] = [],
+        deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil,
+        originalName: String? = nil, inverse: any KeyPath<D, [Model]?> & Sendable, hashModifier: String? = nil
+    ) -> Self {
+        toOne(name, keyPath, deleteRule: deleteRule, counts: (minimumModelCount, maximumModelCount), originalName: originalName, inverse: inverse)
+    }
+
+    /// A to-many relationship whose inverse is an optional to-many.
+    public static func relationship<D: PersistentModel>(
+        _ name: String, _ keyPath: any KeyPath<Model, [D]> & Sendable, options: [Schema.Relationship.Option] = [],
+        deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil,
+        originalName: String? = nil, inverse: any KeyPath<D, [Model]?> & Sendable, hashModifier: String? = nil
+    ) -> Self {
+        toMany(name, keyPath, deleteRule: deleteRule, counts: (minimumModelCount, maximumModelCount), originalName: originalName, inverse: inverse)
+    }
+
+    /// An optional to-many relationship (`[Stop]?`), with an optional to-one inverse: a to-many
+    /// relationship whose `nil` reads as empty; the context sets it to an array.
+    public static func relationship<D: PersistentModel>(
+        _ name: String, _ keyPath: any KeyPath<Model, [D]?> & Sendable, options: [Schema.Relationship.Option] = [],
+        deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil,
+        originalName: String? = nil, inverse: (any KeyPath<D, Model?> & Sendable)? = nil, hashModifier: String? = nil
+    ) -> Self {
+        toMany(name, keyPath, deleteRule: deleteRule, counts: (minimumModelCount, maximumModelCount), originalName: originalName, inverse: inverse)
+    }
+
+    /// An optional to-many relationship whose inverse is to-many (many-to-many).
+    public static func relationship<D: PersistentModel>(
+        _ name: String, _ keyPath: any KeyPath<Model, [D]?> & Sendable, options: [Schema.Relationship.Option] = [],
+        deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil,
+        originalName: String? = nil, inverse: any KeyPath<D, [Model]> & Sendable, hashModifier: String? = nil
+    ) -> Self {
+        toMany(name, keyPath, deleteRule: deleteRule, counts: (minimumModelCount, maximumModelCount), originalName: originalName, inverse: inverse)
+    }
+
+    /// An optional to-many relationship whose inverse is an optional to-many (many-to-many).
+    public static func relationship<D: PersistentModel>(
+        _ name: String, _ keyPath: any KeyPath<Model, [D]?> & Sendable, options: [Schema.Relationship.Option] = [],
+        deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil,
+        originalName: String? = nil, inverse: any KeyPath<D, [Model]?> & Sendable, hashModifier: String? = nil
+    ) -> Self {
+        toMany(name, keyPath, deleteRule: deleteRule, counts: (minimumModelCount, maximumModelCount), originalName: originalName, inverse: inverse)
+    }
+
     /// `@Relationship` on a property that holds no model: a compile-time error.
     @available(*, unavailable, message: """
         @Relationship needs a property whose type is a model, an optional model (Lodging?) or an array \
@@ -171,6 +238,20 @@ extension SchemaProperty {
         toMany(name, keyPath, deleteRule: deleteRule, counts: (nil, nil), originalName: originalName, inverse: nil)
     }
 
+    /// An optional to-many relationship whose inverse is not a property of the destination back
+    /// to this model: a compile-time error.
+    @available(*, unavailable, message: """
+        the inverse must be a key path of the destination model back to this model: a property of type \
+        Self? (to-one) or [Self] (to-many) on the destination, as in inverse: \\Item.trip
+        """)
+    public static func relationship<D: PersistentModel, W>(
+        _ name: String, _ keyPath: any KeyPath<Model, [D]?> & Sendable, options: [Schema.Relationship.Option] = [],
+        deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil,
+        originalName: String? = nil, inverse: (any KeyPath<D, W> & Sendable)?, hashModifier: String? = nil
+    ) -> Self {
+        toMany(name, keyPath, deleteRule: deleteRule, counts: (nil, nil), originalName: originalName, inverse: nil)
+    }
+
     private static func toOne<D: PersistentModel>(
         _ name: String, _ keyPath: any KeyPath<Model, D?> & Sendable, deleteRule: DeleteRule, counts: (Int?, Int?),
         originalName: String?, inverse: AnyKeyPath?
@@ -187,6 +268,17 @@ extension SchemaProperty {
         originalName: String?, inverse: AnyKeyPath?
     ) -> Self {
         guard let writable = keyPath as? ReferenceWritableKeyPath<Model, [D]> else { return readOnly(name, keyPath) }
+        let metadata = RelationshipMetadata(keyPath: keyPath, destination: D.self, isToMany: true, deleteRule: deleteRule,
+                                            inverse: inverse, access: .toMany(writable), name: name,
+                                            minimumModelCount: counts.0, maximumModelCount: counts.1)
+        return Self(name: name, kind: .relationship(metadata), originalName: originalName, problems: [])
+    }
+
+    private static func toMany<D: PersistentModel>(
+        _ name: String, _ keyPath: any KeyPath<Model, [D]?> & Sendable, deleteRule: DeleteRule, counts: (Int?, Int?),
+        originalName: String?, inverse: AnyKeyPath?
+    ) -> Self {
+        guard let writable = keyPath as? ReferenceWritableKeyPath<Model, [D]?> else { return readOnly(name, keyPath) }
         let metadata = RelationshipMetadata(keyPath: keyPath, destination: D.self, isToMany: true, deleteRule: deleteRule,
                                             inverse: inverse, access: .toMany(writable), name: name,
                                             minimumModelCount: counts.0, maximumModelCount: counts.1)
