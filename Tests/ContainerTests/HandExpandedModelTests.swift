@@ -55,6 +55,20 @@ import Testing
         #expect(HandTrip.attributeName(of: \HandTrip.startDate) == "startDate")
     }
 
+    /// `@Attribute` options become the metadata's lists: `.unique` a one-attribute constraint,
+    /// `.ephemeral` no attribute; the Linux no-ops are accepted.
+    @Test func attributeOptionsBecomeTheMetadataLists() {
+        let metadata = SchemaMetadata<HandLodging>(properties: [
+            .attribute("id", \HandLodging.id),
+            .attribute("hotel", \HandLodging.hotel, options: [.unique, .externalStorage, .spotlight, .allowsCloudEncryption,
+                                                               .transformable(by: "Reverser")]),
+            .attribute("nights", \HandLodging.nights, options: [.ephemeral]),
+        ])
+        #expect(metadata.attributes.map { $0 as AnyKeyPath } == [\HandLodging.id, \HandLodging.hotel])
+        #expect(metadata.unique.map { $0.map { $0 as AnyKeyPath } } == [[\HandLodging.hotel]])
+        #expect(metadata.properties.map(\.name) == ["id", "hotel", "nights"])
+    }
+
     @Test func storedValuesAreWhatACodableModelStores() throws {
         let trip = HandTrip(name: "Fjords")
         trip.startDate = Self.start

@@ -4,7 +4,7 @@
 /// generators.
 ///
 /// The position of a property in the list is its index, the one the accessors pass to
-/// ``ModelBacking/withMutation(of:keyPath:at:_:)``.
+/// `ModelBacking.withMutation(of:keyPath:at:_:)`.
 public struct SchemaProperty<Model: PersistentModel>: @unchecked Sendable {
     // @unchecked: key paths are immutable; the relationship metadata is Sendable by its own note.
     enum Kind {
