@@ -1,3 +1,4 @@
+import DataStores
 import Foundation
 import MemoryStore
 import StoreProtocol
@@ -14,12 +15,9 @@ import Testing
     }
 
     /// `Note` with its text renamed: a shared memory store is not migrated, so it is refused.
-    final class RenamedNote: PersistentModel, Codable {
+    @Model final class RenamedNote {
         static var entityName: String { Note.entityName }
-        var id = UUID()
-        var body: String
-
-        static let schemaMetadata = SchemaMetadata<RenamedNote>(attributes: [\.id, \.body], attributeOptions: [.originalName(\.body, "text")])
+        @Attribute(originalName: "text") var body: String
     }
 
     @Test func aSharedStoreRefusesModelsOfAnotherShape() throws {

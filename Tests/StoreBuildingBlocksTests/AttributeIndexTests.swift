@@ -1,3 +1,4 @@
+import DataStores
 import Foundation
 import StoreProtocol
 import StoreBuildingBlocks
@@ -8,10 +9,10 @@ import Testing
 /// erasing), each index must return, for each value, exactly the rows the query's own `==`
 /// selects on stored values, plus the rows whose value does not read as the attribute's type.
 @Suite struct AttributeIndexTests {
-    final class Person: PersistentModel, Codable {
-        var id = UUID()
+    @Model final class Person {
+        #Index<Person>([\.name], [\.score, \.count], [\.count])
         var name: String
-        var email: String?
+        @Attribute(.unique) var email: String?
         var score: Double
         var count: Int
         init(name: String, email: String?, score: Double, count: Int) {
@@ -20,10 +21,6 @@ import Testing
             self.score = score
             self.count = count
         }
-        static let schemaMetadata = SchemaMetadata<Person>(
-            attributes: [\.id, \.name, \.email, \.score, \.count],
-            unique: [[\.email]],
-            indexed: [[\.name], [\.score, \.count], [\.count]])
     }
 
     let schema = Schema([Person.self])

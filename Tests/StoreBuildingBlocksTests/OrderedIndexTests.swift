@@ -1,3 +1,4 @@
+import DataStores
 import Foundation
 import StoreProtocol
 @testable import StoreBuildingBlocks
@@ -51,8 +52,8 @@ import Testing
         }
     }
 
-    final class Reading: PersistentModel, Codable {
-        var id = UUID()
+    @Model final class Reading {
+        #Index<Reading>([\.level], [\.station], [\.count], [\.note])
         var level: Double
         var station: String
         var count: Int
@@ -63,9 +64,6 @@ import Testing
             self.count = count
             self.note = note
         }
-        static let schemaMetadata = SchemaMetadata<Reading>(
-            attributes: [\.id, \.level, \.station, \.count, \.note],
-            indexed: [[\.level], [\.station], [\.count], [\.note]])
     }
 
     /// A table with the values an index must not get wrong: ties, `-0.0` beside `0.0`, NaN,

@@ -1,3 +1,4 @@
+import DataStores
 import Foundation
 import StoreBuildingBlocks
 import StoreProtocol
@@ -110,15 +111,13 @@ func swiftCollation(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer
 // MARK: Tests
 
 @Suite struct SQLBackendArticleTests {
-    final class Member: PersistentModel, Codable {
-        var id = UUID()
-        var email: String?
+    @Model final class Member {
+        @Attribute(.unique) var email: String?
         var rating = 0
         init(email: String?, rating: Int = 0) {
             self.email = email
             self.rating = rating
         }
-        static let schemaMetadata = SchemaMetadata<Member>(attributes: [\.id, \.email, \.rating], unique: [[\.email]])
     }
 
     /// A database in memory that behaves as the article's tables: rows by `_pk`, a `UNIQUE`

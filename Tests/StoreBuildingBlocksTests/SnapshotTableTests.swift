@@ -1,3 +1,4 @@
+import DataStores
 import Foundation
 import StoreProtocol
 import StoreBuildingBlocks
@@ -7,11 +8,9 @@ import Testing
 /// explicit `.null` values (the model coder leaves a `nil` optional out; a backend reading its
 /// own storage may not).
 @Suite struct SnapshotTableTests {
-    final class Member: PersistentModel, Codable {
-        var id = UUID()
-        var email: String?
+    @Model final class Member {
+        @Attribute(.unique) var email: String?
         init(email: String?) { self.email = email }
-        static let schemaMetadata = SchemaMetadata<Member>(attributes: [\.id, \.email], unique: [[\.email]])
     }
 
     func insert(_ values: [String: SnapshotValue]) -> DefaultSnapshot {

@@ -1,3 +1,4 @@
+import DataStores
 import Foundation
 import MemoryStore
 import StoreProtocol
@@ -9,10 +10,9 @@ import Testing
 /// never passes over one of its store's transactions, and without a sort each store is asked for
 /// no more than the limit.
 @Suite struct HistoryMergeTests {
-    final class Pin: PersistentModel, Codable {
-        var id = UUID()
+    @Model final class Pin {
         var label = ""
-        static let schemaMetadata = SchemaMetadata<Pin>(attributes: [\.id, \.label])
+        init() {}
     }
 
     struct SkewedClockConfiguration: DataStoreConfiguration {

@@ -1,3 +1,4 @@
+import DataStores
 import Foundation
 import StoreProtocol
 import Testing
@@ -6,77 +7,59 @@ import Testing
 // only, as a third-party backend sees it. `RecordingStore` records a schema and the migration
 // requests it gets; `alterTable(_:)` is the README's example of a SQL backend reading them.
 
-private final class PlanTrip: PersistentModel, Codable {
-    static var entityName: String { "Trip" }
-    var id = UUID()
-    var name: String
-    var destination: String
-    var rating: Int
-    var secret: String?
+/// The first version, nested in its `VersionedSchema` as SwiftData's samples declare versions.
+private enum TripsV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [Trip.self] }
 
-    static let schemaMetadata = SchemaMetadata<PlanTrip>(attributes: [\.id, \.name, \.destination, \.rating, \.secret], indexed: [[\.rating]])
+    @Model final class Trip {
+        #Index<Trip>([\.rating])
+        var name: String
+        var destination: String
+        var rating: Int
+        var secret: String?
+    }
 }
 
 /// Renames `destination` to `place` and indexes it, adds `stars` (default 0) and `note`
 /// (optional), removes `secret` and the index on `rating`, and makes `name` unique.
-private final class PlanTripV2: PersistentModel, Codable {
-    static var entityName: String { "Trip" }
-    var id = UUID()
-    var name: String
-    var place: String
-    var rating: Int
-    var stars: Int = 0
-    var note: String?
+private enum TripsV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [Trip.self] }
 
-    static let schemaMetadata = SchemaMetadata<PlanTripV2>(
-        attributes: [\.id, \.name, \.place, \.rating, \.stars, \.note], unique: [[\.name]], indexed: [[\.place]],
-        attributeOptions: [.originalName(\.place, "destination"), .defaultValue(\.stars, 0)])
+    @Model final class Trip {
+        #Unique<Trip>([\.name])
+        #Index<Trip>([\.place])
+        var name: String
+        @Attribute(originalName: "destination") var place: String
+        var rating: Int
+        var stars: Int = 0
+        var note: String?
+    }
 }
 
-private final class PlanTraveller: PersistentModel, Codable {
+@Model private final class PlanTraveller {
     static var entityName: String { "Traveller" }
-    var id = UUID()
+    static var originalEntityName: String? { "Passenger" }
     var nickname: String
-
-    static let schemaMetadata = SchemaMetadata<PlanTraveller>(attributes: [\.id, \.nickname], originalEntityName: "Passenger")
 }
 
-private final class PlanBadOption: PersistentModel, Codable {
-    var id = UUID()
-    var name: String
-    var hidden = 0
-
-    enum CodingKeys: String, CodingKey { case id, name }
-
-    static let schemaMetadata = SchemaMetadata<PlanBadOption>(attributes: [\.id, \.name], attributeOptions: [.defaultValue(\.hidden, 1)])
-}
-
-private final class PlanGuide: PersistentModel, Codable {
+@Model private final class PlanGuide {
     static var entityName: String { "Guide" }
-    var id = UUID()
-    var trip: PlanTrip?
-
-    static let schemaMetadata = SchemaMetadata<PlanGuide>(attributes: [\.id], relationships: [.relationship(\.trip)])
+    var trip: TripsV1.Trip?
 }
 
 /// `Guide.trip` now leads to travellers: its stored keys would name trips.
-private final class PlanGuideV2: PersistentModel, Codable {
+@Model private final class PlanGuideV2 {
     static var entityName: String { "Guide" }
-    var id = UUID()
     var trip: PlanTraveller?
-
-    static let schemaMetadata = SchemaMetadata<PlanGuideV2>(attributes: [\.id], relationships: [.relationship(\.trip)])
 }
 
 /// Two attributes claim `destination`'s values.
-private final class PlanTripTwice: PersistentModel, Codable {
+@Model private final class PlanTripTwice {
     static var entityName: String { "Trip" }
-    var id = UUID()
-    var place: String
-    var city: String
-
-    static let schemaMetadata = SchemaMetadata<PlanTripTwice>(
-        attributes: [\.id, \.place, \.city], attributeOptions: [.originalName(\.place, "destination"), .originalName(\.city, "destination")])
+    @Attribute(originalName: "destination") var place: String
+    @Attribute(originalName: "destination") var city: String
 }
 
 /// A backend that records `recorded` and keeps the migration requests it gets, storing nothing.
@@ -170,11 +153,11 @@ func sqlLiteral(_ value: SnapshotValue) -> String {
     }
 
     @Test func aSQLBackendReadsTheChangesToAlterItsTables() throws {
-        let log = try open([PlanTripV2.self], recorded: StoredSchema(Schema([PlanTrip.self])))
+        let log = try open([TripsV2.Trip.self], recorded: StoredSchema(Schema([TripsV1.Trip.self])))
         let request = try #require(log.requests.first)
         #expect(log.requests.count == 1)
         #expect(!request.hasCustomStages)
-        #expect(request.recordedSchema == StoredSchema(Schema([PlanTrip.self])))
+        #expect(request.recordedSchema == StoredSchema(Schema([TripsV1.Trip.self])))
         #expect(alterTable(request.changes) == [
             "ALTER TABLE \"Trip\" DROP COLUMN \"secret\"",
             "ALTER TABLE \"Trip\" RENAME COLUMN \"destination\" TO \"place\"",
@@ -185,12 +168,12 @@ func sqlLiteral(_ value: SnapshotValue) -> String {
             "CREATE INDEX \"index_Trip_place\" ON \"Trip\" (\"place\")",
         ])
         #expect(request.schema.entity(named: "Trip")?.attribute(named: "stars") == StoredSchema.Attribute(name: "stars", valueType: "Int", isOptional: false))
-        #expect(request.schema.supersededFingerprints == [StoredSchema(Schema([PlanTrip.self])).fingerprint])
+        #expect(request.schema.supersededFingerprints == [StoredSchema(Schema([TripsV1.Trip.self])).fingerprint])
     }
 
     @Test func aRowMigratesAsTheChangesSay() throws {
-        let log = try open([PlanTripV2.self, PlanTraveller.self],
-                           recorded: StoredSchema(Schema([PlanTrip.self])).adding(entity: "Passenger", attributes: ["id", "nickname"]))
+        let log = try open([TripsV2.Trip.self, PlanTraveller.self],
+                           recorded: StoredSchema(Schema([TripsV1.Trip.self])).adding(entity: "Passenger", attributes: ["id", "nickname"]))
         let request = try #require(log.requests.first)
         #expect(request.changes.first == .renameEntity(from: "Passenger", to: "Traveller"))
         let row: [String: SnapshotValue] = ["id": .int(1), "name": .string("Iceland"), "destination": .string("Reykjavik"),
@@ -211,42 +194,32 @@ func sqlLiteral(_ value: SnapshotValue) -> String {
     }
 
     @Test func aStoreThatHoldsTheSchemaIsNotMigrated() throws {
-        #expect(try open([PlanTrip.self], recorded: StoredSchema(Schema([PlanTrip.self]))).requests.isEmpty)
-        #expect(try open([PlanTrip.self], recorded: nil).requests.isEmpty, "a backend that records no schema")
-        #expect(try open([PlanTrip.self], recorded: .unrecorded).requests.isEmpty, "an unrecorded store without a plan")
+        #expect(try open([TripsV1.Trip.self], recorded: StoredSchema(Schema([TripsV1.Trip.self]))).requests.isEmpty)
+        #expect(try open([TripsV1.Trip.self], recorded: nil).requests.isEmpty, "a backend that records no schema")
+        #expect(try open([TripsV1.Trip.self], recorded: .unrecorded).requests.isEmpty, "an unrecorded store without a plan")
         // Entities the store holds and this container does not are kept: not a migration.
-        let wider = StoredSchema(Schema([PlanTrip.self, PlanTraveller.self]))
-        #expect(try open([PlanTrip.self], recorded: wider).requests.isEmpty)
-    }
-
-    private enum V1: VersionedSchema {
-        static let versionIdentifier = Schema.Version(1, 0, 0)
-        static var models: [any PersistentModel.Type] { [PlanTrip.self] }
-    }
-
-    private enum V2: VersionedSchema {
-        static let versionIdentifier = Schema.Version(2, 0, 0)
-        static var models: [any PersistentModel.Type] { [PlanTripV2.self] }
+        let wider = StoredSchema(Schema([TripsV1.Trip.self, PlanTraveller.self]))
+        #expect(try open([TripsV1.Trip.self], recorded: wider).requests.isEmpty)
     }
 
     private enum Plan: SchemaMigrationPlan {
-        static var schemas: [any VersionedSchema.Type] { [V1.self, V2.self] }
+        static var schemas: [any VersionedSchema.Type] { [TripsV1.self, TripsV2.self] }
         static var stages: [MigrationStage] { [] }
     }
 
     @Test func anUnrecordedStoreIsTakenToHoldThePlansFirstVersion() throws {
-        let log = try open(V2.models, recorded: .unrecorded, version: V2.versionIdentifier, plan: Plan.self)
+        let log = try open(TripsV2.models, recorded: .unrecorded, version: TripsV2.versionIdentifier, plan: Plan.self)
         let request = try #require(log.requests.first)
-        #expect(request.recordedSchema == StoredSchema(Schema(versionedSchema: V1.self)))
+        #expect(request.recordedSchema == StoredSchema(Schema(versionedSchema: TripsV1.self)))
         #expect(request.schema.version == Schema.Version(2, 0, 0))
         #expect(request.changes.contains(.renameAttribute(entity: "Trip", from: "destination", to: "place")))
     }
 
     @Test func aSchemaTheStoreWasMigratedFromIsRefused() throws {
-        var recorded = StoredSchema(Schema([PlanTripV2.self]))
-        recorded.supersededFingerprints = [StoredSchema(Schema([PlanTrip.self])).fingerprint]
+        var recorded = StoredSchema(Schema([TripsV2.Trip.self]))
+        recorded.supersededFingerprints = [StoredSchema(Schema([TripsV1.Trip.self])).fingerprint]
         #expect {
-            try open([PlanTrip.self], recorded: recorded)
+            try open([TripsV1.Trip.self], recorded: recorded)
         } throws: { error in
             (error as? DataStoreError)?.code == .incompatibleSchema && "\(error)".contains("never migrated back")
         }
@@ -262,29 +235,21 @@ func sqlLiteral(_ value: SnapshotValue) -> String {
 
     @Test func twoAttributesWithOneOriginalNameAreRefused() throws {
         #expect {
-            try open([PlanTripTwice.self], recorded: StoredSchema(Schema([PlanTrip.self])))
+            try open([PlanTripTwice.self], recorded: StoredSchema(Schema([TripsV1.Trip.self])))
         } throws: { error in
             (error as? DataStoreError)?.code == .invalidSchema && "\(error)".contains("two attributes name destination")
-        }
-    }
-
-    @Test func anAttributeOptionForAPropertyThatIsNotListedIsRefused() throws {
-        #expect {
-            try open([PlanBadOption.self], recorded: nil)
-        } throws: { error in
-            (error as? DataStoreError)?.code == .invalidSchema && "\(error)".contains("attribute option")
         }
     }
 
     /// Fingerprints are recorded in stores (what each superseded); changing how they are made
     /// would let an app open a store it was migrated from.
     @Test func fingerprintsAreStable() throws {
-        let schema = StoredSchema(Schema([PlanTrip.self]))
+        let schema = StoredSchema(Schema([TripsV1.Trip.self]))
         #expect(schema.entities.first?.attributes.map(\.name) == ["destination", "id", "name", "rating", "secret"])
         #expect(schema.entities.first?.attributes.map(\.valueType) == ["String", "UUID", "String", "Int", "String"])
         #expect(schema.entities.first?.attributes.map(\.isOptional) == [false, false, false, false, true])
         #expect(schema.fingerprint == "09d4f72b8af5840f")
-        #expect(StoredSchema(Schema([PlanTrip.self], version: Schema.Version(1, 0, 0))).fingerprint != schema.fingerprint)
+        #expect(StoredSchema(Schema([TripsV1.Trip.self], version: Schema.Version(1, 0, 0))).fingerprint != schema.fingerprint)
     }
 }
 

@@ -1,3 +1,4 @@
+import DataStores
 import Foundation
 import MemoryStore
 import StoreProtocol
@@ -7,7 +8,7 @@ import Testing
 /// `true` for `!=`) and leaves NaN out of `contains` lists, so that no store has to render NaN;
 /// what a store then answers is what Foundation's `Predicate.evaluate` says.
 @Suite struct NaNFoldingTests {
-    final class Reading: PersistentModel, Codable {
+    @Model final class Reading {
         var id = UUID()
         var value: Double
         var single: Float
@@ -19,7 +20,6 @@ import Testing
             self.maybe = maybe
             taken = Date(timeIntervalSinceReferenceDate: value)
         }
-        static let schemaMetadata = SchemaMetadata<Reading>(attributes: [\.id, \.value, \.single, \.maybe, \.taken])
     }
 
     static let notANumber = Double.nan, singleNaN = Float.nan, nanDate = Date(timeIntervalSinceReferenceDate: .nan)

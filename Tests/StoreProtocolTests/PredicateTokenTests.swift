@@ -1,3 +1,4 @@
+import DataStores
 import Foundation
 import MemoryStore
 @testable import StoreProtocol
@@ -6,18 +7,14 @@ import Testing
 /// A token compared in a history predicate is checked as `after` is: found wherever the
 /// predicate holds it, and checked per store of a container.
 @Suite struct PredicateTokenTests {
-    final class Note: PersistentModel, Codable {
-        var id = UUID()
+    @Model final class Note {
         var text: String
         init(_ text: String) { self.text = text }
-        static let schemaMetadata = SchemaMetadata<Note>(attributes: [\.id, \.text])
     }
 
-    final class Tag: PersistentModel, Codable {
-        var id = UUID()
+    @Model final class Tag {
         var name: String
         init(_ name: String) { self.name = name }
-        static let schemaMetadata = SchemaMetadata<Tag>(attributes: [\.id, \.name])
     }
 
     @Test func tokensAreFoundWhereverThePredicateHoldsThem() {

@@ -1,3 +1,4 @@
+import DataStores
 import Foundation
 import StoreProtocol
 import Testing
@@ -5,9 +6,8 @@ import Testing
 /// What `FetchQuery` translates, what it reports as untranslated, and the SQL rendering the
 /// README shows backend authors.
 @Suite struct QueryTranslationTests {
-    final class Item: PersistentModel, Codable {
+    @Model final class Item {
         enum Kind: String, Codable, Sendable { case a, b }
-        var id = UUID()
         var name = ""
         var note: String?
         var rating = 0
@@ -16,7 +16,6 @@ import Testing
         var done = false
         var kind = Kind.a
         init() {}
-        static let schemaMetadata = SchemaMetadata<Item>(attributes: [\.id, \.name, \.note, \.rating, \.big, \.score, \.done, \.kind])
     }
 
     static let name = QueryAttribute(name: "name", type: .string, isOptional: false)

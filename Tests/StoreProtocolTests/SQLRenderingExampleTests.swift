@@ -1,3 +1,4 @@
+import DataStores
 import Foundation
 import StoreProtocol
 import Testing
@@ -37,15 +38,13 @@ func sqlWhere(_ expression: QueryExpression) -> String? {
 }
 
 @Suite struct SQLRenderingExampleTests {
-    final class Task: PersistentModel, Codable {
-        var id = UUID()
+    @Model final class Task {
         var title = ""
         var notes: String?
         var priority = 0
         var estimate: Int?
         var done = false
         init() {}
-        static let schemaMetadata = SchemaMetadata<Task>(attributes: [\.id, \.title, \.notes, \.priority, \.estimate, \.done])
     }
 
     func rendered(_ predicate: Predicate<Task>) -> String? {

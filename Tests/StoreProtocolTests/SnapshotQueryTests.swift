@@ -1,3 +1,4 @@
+import DataStores
 import Foundation
 import StoreProtocol
 import Testing
@@ -6,7 +7,7 @@ import Testing
 /// context's fallback for stores that throw `preferInMemoryFilter` / `preferInMemorySort`. The
 /// backends here answer every query on stored values, so its paths are checked directly.
 @Suite struct SnapshotQueryTests {
-    final class Row: PersistentModel, Codable {
+    @Model final class Row {
         var id: UUID
         var text: String
         var ref: UUID
@@ -17,11 +18,10 @@ import Testing
             self.ref = ref
             self.rank = rank
         }
-        static let schemaMetadata = SchemaMetadata<Row>(attributes: [\.id, \.text, \.ref, \.rank])
     }
 
     private func snapshots(_ rows: [Row]) throws -> [DefaultSnapshot] {
-        try rows.map { DefaultSnapshot(persistentIdentifier: $0.persistentModelID, values: try SnapshotEncoder().encodeAttributes($0)) }
+        try rows.map { DefaultSnapshot(persistentIdentifier: $0.persistentModelID, values: try $0.storedValues()) }
     }
 
     private func texts(_ result: [DefaultSnapshot]) -> [String] {

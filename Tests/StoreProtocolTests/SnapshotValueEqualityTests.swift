@@ -1,3 +1,4 @@
+import DataStores
 import Foundation
 import MemoryStore
 import StoreProtocol
@@ -20,11 +21,9 @@ import Testing
         #expect(SnapshotValue.int(3).hashValue == SnapshotValue.double(3).hashValue)
     }
 
-    final class Counter: PersistentModel, Codable {
-        var id = UUID()
-        var serial: UInt64
+    @Model final class Counter {
+        @Attribute(.unique) var serial: UInt64
         init(_ serial: UInt64) { self.serial = serial }
-        static let schemaMetadata = SchemaMetadata<Counter>(attributes: [\.id, \.serial], unique: [[\.serial]])
     }
 
     @Test func uniqueLargeUnsignedValuesDoNotCollide() throws {

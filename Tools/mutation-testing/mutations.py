@@ -356,7 +356,7 @@ MUTATIONS = [
       "let name = String(description.dropFirst(prefix.count))",
       "let name = String(description.split(separator: \".\").last ?? \"\")"),
     m("A03", "model", ATTRIBUTES, "a `let` attribute other than id is accepted and never restored",
-      "if copy == nil && name != \"id\" {", "if false {"),
+      "if copy == nil && name != \"id\" && !isGenerated {", "if false {"),
     m("A04", "model", ATTRIBUTES, "an @Observable attribute's name is taken without checking its storage's type",
       "guard field.type == valueType else {", "guard field.type == valueType || given.isEmpty == false else {"),
     m("A05", "model", ATTRIBUTES, "a name given to a stored property other than its own is ignored",

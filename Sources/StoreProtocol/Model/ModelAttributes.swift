@@ -110,7 +110,7 @@ struct ModelAttributes<Model: PersistentModel>: @unchecked Sendable {
                 continue
             }
             let copy = Self.copier(for: keyPath)
-            if copy == nil && name != "id" {
+            if copy == nil && name != "id" && !isGenerated {
                 problems.append("\(subject).\(name) is a `let`; make it a `var`, because rollback and refresh set "
                     + "attributes on the instance you hold (only `id` may be a `let`)")
             }

@@ -38,7 +38,7 @@ public enum ModelCoding {
 
     /// The stored value of a raw-representable attribute: its raw value.
     @inlinable
-    public static func encode<V: RawRepresentable>(_ value: V) throws -> SnapshotValue where V.RawValue: SnapshotValueConvertible {
+    public static func encode<V: RawRepresentable>(_ value: V) throws -> SnapshotValue? where V.RawValue: SnapshotValueConvertible {
         value.rawValue.snapshotValue
     }
 
