@@ -16,6 +16,7 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
+                .product(name: "DataStores", package: "swift-data-stores"),
                 .product(name: "StoreProtocol", package: "swift-data-stores"),
                 .product(name: "StoreFiles", package: "swift-data-stores"),
                 .product(name: "JSONStore", package: "swift-data-stores"),

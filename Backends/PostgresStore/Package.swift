@@ -38,6 +38,7 @@ let package = Package(
             dependencies: [
                 "PostgresStore",
                 .product(name: "StoreProtocol", package: "swift-data-stores"),
+                .product(name: "DataStores", package: "swift-data-stores"),
                 .product(name: "StoreFiles", package: "swift-data-stores"),
                 .product(name: "JSONStore", package: "swift-data-stores"),
                 .product(name: "LogStore", package: "swift-data-stores"),
@@ -50,6 +51,7 @@ let package = Package(
             dependencies: [
                 "PostgresStore",
                 .product(name: "StoreProtocol", package: "swift-data-stores"),
+                .product(name: "DataStores", package: "swift-data-stores"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -61,6 +63,7 @@ let package = Package(
             dependencies: [
                 "PostgresStore",
                 .product(name: "StoreProtocol", package: "swift-data-stores"),
+                .product(name: "DataStores", package: "swift-data-stores"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(
@@ -69,6 +72,7 @@ let package = Package(
                 "PostgresStore",
                 "pg-store-helper",
                 .product(name: "StoreProtocol", package: "swift-data-stores"),
+                .product(name: "DataStores", package: "swift-data-stores"),
                 .product(name: "StoreConformance", package: "swift-data-stores"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],

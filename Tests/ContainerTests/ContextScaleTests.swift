@@ -28,9 +28,9 @@ import Testing
         note.text = text + " (changed)"
     }
 
-    /// Unchanged models are settled (their backings report any set), so a save looks at all of
-    /// them only when the context holds twice as many as when it last did (here, from 1,024),
-    /// which keeps a save O(changes); that save forgets every one nothing else holds.
+    /// Every model is tracked by its backing, so a save does not look at each fetched model:
+    /// settled models let go are forgotten when the context holds twice as many as it last
+    /// swept (from 1,024 on), which 1,100 fetched models reach at the first save.
     @Test func modelsNoOneHoldsAreForgottenAtTheNextSave() throws {
         let context = ModelContext(try seeded(1_100))
         let identifiers = try fetchAndLetGo(context)

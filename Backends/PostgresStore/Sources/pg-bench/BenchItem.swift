@@ -1,8 +1,8 @@
-import Foundation
-import StoreProtocol
+import DataStores
 
 /// The benchmarks' model: `category` is indexed (1% of rows each), `value` is not (0..<10,000).
-final class BenchItem: PersistentModel, Codable {
+@Model final class BenchItem {
+    #Index<BenchItem>([\.category])
     var id = UUID()
     var name: String
     var category: Int
@@ -13,8 +13,6 @@ final class BenchItem: PersistentModel, Codable {
         self.category = category
         self.value = value
     }
-
-    static let schemaMetadata = SchemaMetadata<BenchItem>(attributes: [\.id, \.name, \.category, \.value], indexed: [[\.category]])
 
     /// The model as a store's snapshot.
     var snapshot: DefaultSnapshot {

@@ -1,7 +1,8 @@
-import StoreProtocol
+import DataStores
 
 /// What the writers save: one model per save, named by writer and sequence.
-final class HelperEntry: PersistentModel, Codable {
+@Model final class HelperEntry {
+    #Index<HelperEntry>([\.writer])
     var id: String
     var writer: Int
     var sequence: Int
@@ -11,7 +12,4 @@ final class HelperEntry: PersistentModel, Codable {
         self.writer = writer
         self.sequence = sequence
     }
-
-    static let schemaMetadata = SchemaMetadata<HelperEntry>(
-        attributes: [\.id, \.writer, \.sequence], indexed: [[\.writer]])
 }

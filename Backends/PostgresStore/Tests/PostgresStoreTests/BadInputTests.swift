@@ -1,8 +1,7 @@
-import Foundation
+import DataStores
 import Logging
 import PostgresNIO
 import PostgresStore
-import StoreProtocol
 import Testing
 
 /// Wrong configurations and a database that is not the store's: typed errors with a message a
@@ -88,9 +87,8 @@ struct BadInputTests {
         #expect(titles == ["kept"])
     }
 
-    final class ModelWithAVeryLongEntityNameThatPostgreSQLWouldCutShortAtSixtyThreeBytes: PersistentModel, Codable {
-        var id = UUID()
-        static let schemaMetadata = SchemaMetadata<ModelWithAVeryLongEntityNameThatPostgreSQLWouldCutShortAtSixtyThreeBytes>(attributes: [\.id])
+    @Model final class ModelWithAVeryLongEntityNameThatPostgreSQLWouldCutShortAtSixtyThreeBytes {
+        init() {}
     }
 
     @Test("An entity name longer than PostgreSQL's 63 bytes is refused, saying what to write")

@@ -1,12 +1,11 @@
-import Foundation
+import DataStores
 @testable import PostgresStore
 import StoreBuildingBlocks
-import StoreProtocol
 import Testing
 
 /// A model with an attribute of every type a query compares, and one (`tags`) kept as JSON.
-final class PGRow: PersistentModel, Codable {
-    var id = UUID()
+@Model final class PGRow {
+    #Index<PGRow>([\.name], [\.when])
     var name: String
     var nickname: String?
     var count: Int
@@ -31,10 +30,6 @@ final class PGRow: PersistentModel, Codable {
         self.token = token
         self.tags = tags
     }
-
-    static let schemaMetadata = SchemaMetadata<PGRow>(
-        attributes: [\.id, \.name, \.nickname, \.count, \.small, \.score, \.ratio, \.when, \.flag, \.token, \.tags],
-        indexed: [[\.name], [\.when]])
 }
 
 /// Rows as typed columns: every value reads back as the very `SnapshotValue` saved (values no

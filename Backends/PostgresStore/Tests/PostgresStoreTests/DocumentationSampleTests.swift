@@ -1,16 +1,14 @@
-import Foundation
+import DataStores
 import PostgresStore
-import StoreProtocol
 import Testing
 
 /// The sample of the DocC catalog's overview (Tools/docs/check-samples.py finds it here), opened
 /// on the test server instead of `db.internal`.
 @Suite("Documentation sample", .enabled(if: TestServer.isConfigured))
 struct DocumentationSampleTests {
-    final class Trip: PersistentModel, Codable {
-        var id = UUID()
+    @Model final class Trip {
         var name = "Iceland"
-        static let schemaMetadata = SchemaMetadata<Trip>(attributes: [\.id, \.name])
+        init() {}
     }
 
     static func overviewSample() throws -> ModelContainer {

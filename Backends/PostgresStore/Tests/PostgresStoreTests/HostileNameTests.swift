@@ -1,6 +1,5 @@
-import Foundation
+import DataStores
 @testable import PostgresStore
-import StoreProtocol
 import Testing
 
 /// A model whose entity name holds what SQL text must never take as it is: quotes, double
@@ -8,7 +7,9 @@ import Testing
 /// are Swift identifiers (non-ASCII ones): the framework names attributes by their properties,
 /// and Swift's raw identifiers (`` `a'b` ``) are not attribute names it reads, so names with
 /// quotes reach the tables' columns only in ``HostileNameTests/hostileColumnNames()``.
-final class HostileNamed: PersistentModel, Codable {
+@Model final class HostileNamed {
+    #Unique<HostileNamed>([\.títle])
+    #Index<HostileNamed>([\.rañk])
     var id = UUID()
     var títle: String
     var rañk: Int
@@ -19,9 +20,6 @@ final class HostileNamed: PersistentModel, Codable {
     }
 
     static var entityName: String { #"No'te "x"; DROP TABLE t; -- \ $$ é"# }
-
-    static let schemaMetadata = SchemaMetadata<HostileNamed>(
-        attributes: [\.id, \.títle, \.rañk], unique: [[\.títle]], indexed: [[\.rañk]])
 }
 
 /// Names are identifiers and constants of SQL text: every one goes through one quoting

@@ -1,12 +1,11 @@
-import Foundation
+import DataStores
 import PostgresStore
-import StoreProtocol
 import Testing
 
 /// A trip as version 1 stores it.
-final class PGTripV1: PersistentModel, Codable {
+@Model final class PGTripV1 {
+    #Index<PGTripV1>([\.name])
     static var entityName: String { "PGTrip" }
-    var id = UUID()
     var name: String
     var score: Double
     var stops: Int
@@ -16,15 +15,13 @@ final class PGTripV1: PersistentModel, Codable {
         self.score = score
         self.stops = stops
     }
-
-    static let schemaMetadata = SchemaMetadata<PGTripV1>(attributes: [\.id, \.name, \.score, \.stops], indexed: [[\.name]])
 }
 
 /// Version 2: `name` renamed `title`, `stops` removed, `rating` added with a default, `note` added.
-final class PGTripV2: PersistentModel, Codable {
+@Model final class PGTripV2 {
+    #Index<PGTripV2>([\.title])
     static var entityName: String { "PGTrip" }
-    var id = UUID()
-    var title: String
+    @Attribute(originalName: "name") var title: String
     var score: Double
     var rating = 3
     var note: String?
@@ -33,16 +30,13 @@ final class PGTripV2: PersistentModel, Codable {
         self.title = title
         self.score = score
     }
-
-    static let schemaMetadata = SchemaMetadata<PGTripV2>(
-        attributes: [\.id, \.title, \.score, \.rating, \.note], indexed: [[\.title]],
-        attributeOptions: [.originalName(\.title, "name"), .defaultValue(\.rating, 3)])
 }
 
 /// Version 2 with titles unique: a change said by rebuilding the table.
-final class PGTripUnique: PersistentModel, Codable {
+@Model final class PGTripUnique {
+    #Unique<PGTripUnique>([\.title])
+    #Index<PGTripUnique>([\.title])
     static var entityName: String { "PGTrip" }
-    var id = UUID()
     var title: String
     var score: Double
     var rating = 3
@@ -52,9 +46,6 @@ final class PGTripUnique: PersistentModel, Codable {
         self.title = title
         self.score = score
     }
-
-    static let schemaMetadata = SchemaMetadata<PGTripUnique>(
-        attributes: [\.id, \.title, \.score, \.rating, \.note], unique: [[\.title]], indexed: [[\.title]])
 }
 
 /// Lightweight migrations change the tables in place (`ALTER TABLE`): the table is the same

@@ -1,11 +1,12 @@
-import Foundation
+import DataStores
 import PostgresStore
-import StoreProtocol
 import Testing
 
 /// A model with a unique and an indexed `String`: the attributes whose values PostgreSQL puts
 /// into an index.
-final class PGLabel: PersistentModel, Codable {
+@Model final class PGLabel {
+    #Unique<PGLabel>([\.key])
+    #Index<PGLabel>([\.label])
     var id = UUID()
     var key: String
     var label: String
@@ -14,8 +15,6 @@ final class PGLabel: PersistentModel, Codable {
         self.key = key
         self.label = label
     }
-
-    static let schemaMetadata = SchemaMetadata<PGLabel>(attributes: [\.id, \.key, \.label], unique: [[\.key]], indexed: [[\.label]])
 }
 
 /// Opening with the rights a reader has, a table changed behind the store's back, and values
@@ -115,8 +114,7 @@ struct OpenAndLimitTests {
 }
 
 /// A model keyed by a `String`.
-final class PGKeyed: PersistentModel, Codable {
+@Model final class PGKeyed {
     var id: String
     init(id: String) { self.id = id }
-    static let schemaMetadata = SchemaMetadata<PGKeyed>(attributes: [\.id])
 }

@@ -1,9 +1,8 @@
-import Foundation
-import StoreProtocol
+import DataStores
 
 /// A model of the error tests.
-final class PGNote: PersistentModel, Codable {
-    var id = UUID()
+@Model final class PGNote {
+    #Index<PGNote>([\.rank])
     var title: String
     var rank: Int
 
@@ -11,6 +10,4 @@ final class PGNote: PersistentModel, Codable {
         self.title = title
         self.rank = rank
     }
-
-    static let schemaMetadata = SchemaMetadata<PGNote>(attributes: [\.id, \.title, \.rank], indexed: [[\.rank]])
 }

@@ -8,14 +8,16 @@ struct Result {
         case time
         /// Records per second; higher is better.
         case rate
+        /// Instructions per operation, counted by callgrind (repeatable); lower is better.
+        case instructions
     }
 
     /// What a line must meet: a ratio to its reference, or an absolute figure.
     enum Target {
         /// ours ÷ reference at most this (for times) or at least this (for rates).
         case ratio(Double)
-        /// At most this many seconds.
-        case atMost(seconds: Double)
+        /// At most this much, in the line's unit (seconds, instructions).
+        case atMost(Double)
     }
 
     var area: String
@@ -34,7 +36,7 @@ struct Result {
         case nil: return nil
         case .ratio(let limit)?:
             guard let ratio else { return nil }
-            return unit == .time ? ratio <= limit : ratio >= limit
+            return unit == .rate ? ratio >= limit : ratio <= limit
         case .atMost(let limit)?:
             return ours <= limit
         }
@@ -43,8 +45,8 @@ struct Result {
     var targetText: String {
         switch target {
         case nil: return ""
-        case .ratio(let limit)?: return (unit == .time ? "≤ " : "≥ ") + Self.format(ratio: limit)
-        case .atMost(let limit)?: return "≤ " + Self.format(limit, .time)
+        case .ratio(let limit)?: return (unit == .rate ? "≥ " : "≤ ") + Self.format(ratio: limit)
+        case .atMost(let limit)?: return "≤ " + Self.format(limit, unit)
         }
     }
 
@@ -55,7 +57,10 @@ struct Result {
         case .time:
             if value >= 1 { return String(format: "%.2f s", value) }
             if value >= 1e-3 { return String(format: "%.2f ms", value * 1e3) }
-            return String(format: "%.2f µs", value * 1e6)
+            if value >= 1e-6 { return String(format: "%.2f µs", value * 1e6) }
+            return String(format: "%.2f ns", value * 1e9)
+        case .instructions:
+            return "\(Int(value.rounded()).grouped) instr"
         }
     }
 

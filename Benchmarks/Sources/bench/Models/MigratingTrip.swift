@@ -1,9 +1,8 @@
-import Foundation
-import StoreProtocol
+import DataStores
 
 /// The trip as a first app version stores it: ``Trip``'s attributes under an entity name of its
 /// own, so that ``TripV2`` can be the same entity one version later.
-final class TripV1: PersistentModel {
+@Model final class TripV1 {
     static var entityName: String { "MigratingTrip" }
     var id: UUID
     var name: String
@@ -20,24 +19,17 @@ final class TripV1: PersistentModel {
         endDate = record.endDate
         visits = record.visits
     }
-
-    static let schemaMetadata = SchemaMetadata<TripV1>(
-        attributes: [\.id, \.name, \.destination, \.startDate, \.endDate, \.visits])
 }
 
 /// The next version of ``TripV1``: `destination` renamed `place`, and `stars` added, not optional,
 /// with a default. Opening a V1 store with it is a lightweight migration of both changes.
-final class TripV2: PersistentModel {
+@Model final class TripV2 {
     static var entityName: String { "MigratingTrip" }
     var id: UUID
     var name: String
-    var place: String
+    @Attribute(originalName: "destination") var place: String
     var startDate: Date
     var endDate: Date
     var visits: Int
     var stars: Int = 0
-
-    static let schemaMetadata = SchemaMetadata<TripV2>(
-        attributes: [\.id, \.name, \.place, \.startDate, \.endDate, \.visits, \.stars],
-        attributeOptions: [.defaultValue(\.stars, 0), .originalName(\.place, "destination")])
 }

@@ -1,17 +1,16 @@
-import Foundation
+import DataStores
 import GRDB
-import StoreProtocol
 
 /// A trip with the talk's relationships, as a model of ours: a bucket list (to-many, cascade,
 /// inverse `PlannedItem.trip`). Named apart from ``Trip``, which the other rows keep without
 /// relationships.
-final class PlannedTrip: PersistentModel {
+@Model final class PlannedTrip {
     var id: UUID
     var name: String
     var destination: String
     var startDate: Date
     var endDate: Date
-    var bucketList: [PlannedItem] = [PlannedItem]()
+    @Relationship(deleteRule: .cascade, inverse: \PlannedItem.trip) var bucketList: [PlannedItem] = []
 
     init(_ record: PlannedTripRecord) {
         id = record.id
@@ -20,14 +19,10 @@ final class PlannedTrip: PersistentModel {
         startDate = record.startDate
         endDate = record.endDate
     }
-
-    static let schemaMetadata = SchemaMetadata<PlannedTrip>(
-        attributes: [\.id, \.name, \.destination, \.startDate, \.endDate],
-        relationships: [.relationship(\.bucketList, deleteRule: .cascade, inverse: \PlannedItem.trip)])
 }
 
 /// One bucket-list item of a ``PlannedTrip``, as the talk's `BucketListItem`.
-final class PlannedItem: PersistentModel {
+@Model final class PlannedItem {
     var id: UUID
     var title: String
     var details: String
@@ -42,10 +37,6 @@ final class PlannedItem: PersistentModel {
         hasReservation = record.hasReservation
         isInPlan = record.isInPlan
     }
-
-    static let schemaMetadata = SchemaMetadata<PlannedItem>(
-        attributes: [\.id, \.title, \.details, \.hasReservation, \.isInPlan],
-        relationships: [.relationship(\.trip)])
 }
 
 /// The peer's trip row: table `plannedTrip`, its items through `bucketList`.

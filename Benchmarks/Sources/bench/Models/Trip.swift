@@ -1,10 +1,9 @@
-import Foundation
+import DataStores
 import GRDB
-import StoreProtocol
 
 /// The talk's trip, as a model of ours: a UUID, two strings, two dates and an int, about 145 bytes
 /// as JSON.
-final class Trip: PersistentModel {
+@Model final class Trip {
     var id: UUID
     var name: String
     var destination: String
@@ -20,9 +19,6 @@ final class Trip: PersistentModel {
         endDate = record.endDate
         visits = record.visits
     }
-
-    static let schemaMetadata = SchemaMetadata<Trip>(
-        attributes: [\.id, \.name, \.destination, \.startDate, \.endDate, \.visits])
 }
 
 /// The same trip as a plain struct: the peers' row (a GRDB record), the element of the rewritten
@@ -50,10 +46,10 @@ struct TripRecord: Codable, Hashable, FetchableRecord, PersistableRecord {
     private static let destinations = ["Lisbon, Portugal", "Kyoto, Japan", "Valparaíso, Chile", "Tromsø, Norway"]
 }
 
-/// The same trip with its name and start date indexed (`indexed: [[\.name], [\.startDate]]`), for
-/// the indexed rows;
-/// the other rows keep `Trip`, without an index, as they were measured before.
-final class IndexedTrip: PersistentModel {
+/// The same trip with its name and start date indexed (`#Index<IndexedTrip>([\.name], [\.startDate])`),
+/// for the indexed rows; the other rows keep `Trip`, without an index, as they were measured before.
+@Model final class IndexedTrip {
+    #Index<IndexedTrip>([\.name], [\.startDate])
     var id: UUID
     var name: String
     var destination: String
@@ -69,8 +65,4 @@ final class IndexedTrip: PersistentModel {
         endDate = record.endDate
         visits = record.visits
     }
-
-    static let schemaMetadata = SchemaMetadata<IndexedTrip>(
-        attributes: [\.id, \.name, \.destination, \.startDate, \.endDate, \.visits],
-        indexed: [[\.name], [\.startDate]])
 }

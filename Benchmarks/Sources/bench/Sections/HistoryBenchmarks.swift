@@ -28,7 +28,7 @@ func benchmarkHistory(_ scale: Scale, in directory: String) throws -> [Result] {
           let smallTime = figures[small], let largeTime = figures[large] else { return [] }
     return [
         Result(area: "History", name: "fetchHistory, 10 new of \(small.grouped)", unit: .time, ours: smallTime,
-               target: .atMost(seconds: 1e-3)),
+               target: .atMost(1e-3)),
         Result(area: "History", name: "fetchHistory, 10 new of \(large.grouped)", unit: .time, ours: largeTime,
                referenceName: "of \(small.grouped)", reference: smallTime, target: .ratio(1.2)),
     ]
