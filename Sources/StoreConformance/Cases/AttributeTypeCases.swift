@@ -55,20 +55,35 @@ public final class SuiteEveryType {
     /// Each integer width at its minimum and maximum (`UInt`'s minimum too): a store that
     /// passes integers through `Double` or a signed 64-bit column changes the extremes.
     public var int8Min: Int8 = .min
+    /// `Int8.max`.
     public var int8Max: Int8 = .max
+    /// `Int16.min`.
     public var int16Min: Int16 = .min
+    /// `Int16.max`.
     public var int16Max: Int16 = .max
+    /// `Int32.min`.
     public var int32Min: Int32 = .min
+    /// `Int32.max`.
     public var int32Max: Int32 = .max
+    /// `Int64.min`.
     public var int64Min: Int64 = .min
+    /// `Int64.max`.
     public var int64Max: Int64 = .max
+    /// `Int.min`.
     public var intMin: Int = .min
+    /// `Int.max`.
     public var intMax: Int = .max
+    /// `UInt8.max`.
     public var uint8Max: UInt8 = .max
+    /// `UInt16.max`.
     public var uint16Max: UInt16 = .max
+    /// `UInt32.max`.
     public var uint32Max: UInt32 = .max
+    /// `UInt64.max`.
     public var uint64Max: UInt64 = .max
+    /// `UInt.max`.
     public var uintMax: UInt = .max
+    /// `UInt.min`.
     public var uintMin: UInt = .min
     /// The `Double` nearest π, to its last bit; `AttributeTypeCases` set it to the edge values
     /// (`-0.0`, subnormals, infinities, NaN) one at a time.
@@ -81,6 +96,7 @@ public final class SuiteEveryType {
     public var float: Float = 0.1
     /// Both `Bool` values.
     public var isTrue = true
+    /// `false`.
     public var isFalse = false
     /// The empty string, which is not `nil`.
     public var emptyString = ""
@@ -108,11 +124,17 @@ public final class SuiteEveryType {
     public var decimalSmall = Decimal(string: "-0.000000000000000000000000000001")!
     /// Optionals holding a value (an empty string among them) and optionals that are `nil`.
     public var optionalInt: Int? = 7
+    /// An optional `Int` that is `nil`.
     public var optionalIntNil: Int?
+    /// An optional `String` holding the empty string, which is not `nil`.
     public var optionalString: String? = ""
+    /// An optional `String` that is `nil`.
     public var optionalStringNil: String?
+    /// An optional `Date` with a fraction of a second.
     public var optionalDate: Date? = Date(timeIntervalSinceReferenceDate: 0.5)
+    /// An optional raw-value enum holding a case.
     public var optionalStatus: Status? = .done
+    /// An optional `Codable` struct that is `nil`.
     public var optionalItineraryNil: Itinerary?
     /// Order matters and duplicates stay.
     public var ints = [3, 1, 2, 1, .min, .max]
@@ -130,10 +152,13 @@ public final class SuiteEveryType {
     public var emptyCounts: [String: Int] = [:]
     /// Raw-value enums, alone and in an array.
     public var status = Status.done
+    /// Raw-value enums in an array, one twice.
     public var statuses: [Status] = [.done, .planned, .done]
+    /// A raw-value enum whose raw value needs more than 32 bits.
     public var level = Level.high
     /// `Codable` enums with associated values, alone and in an array with every case.
     public var transport = Transport.train(line: "S1", car: 3)
+    /// `Codable` enums with associated values, every case, in an array.
     public var transports: [Transport] = [.walk, .flight("FI 450", seats: [12, 13]), .flight("", seats: nil)]
     /// A nested `Codable` struct with a `nil` optional and an array of structs.
     public var itinerary = Itinerary(
