@@ -22,11 +22,13 @@ import StoreProtocol
     }
 }
 
-/// ``Trip`` written by hand as before `@Model`: a `Codable` class listing its attributes, coded
-/// through `SnapshotEncoder`/`SnapshotDecoder` and compared by snapshot at save. The reference
-/// the `@Model` trip's encode, decode and fetch are measured beside (the `models` and `context`
-/// sections).
+/// ``Trip`` coded as models were before `@Model`: through `Codable`, `SnapshotEncoder` and
+/// `SnapshotDecoder` (what `PersistentModel`'s retired defaults did, written out here since the
+/// library has one model path now). The reference the `@Model` trip's encode, decode and fetch are
+/// measured beside (the `models` and `context` sections). Its decode makes a second instance and
+/// copies it, which the retired default avoided by delegating to `init(from:)`.
 final class CodableTrip: PersistentModel, Codable {
+    let persistentBackingData = ModelBacking()
     var id: UUID
     var name: String
     var destination: String
@@ -43,6 +45,29 @@ final class CodableTrip: PersistentModel, Codable {
         visits = record.visits
     }
 
-    static let schemaMetadata = SchemaMetadata<CodableTrip>(
-        attributes: [\.id, \.name, \.destination, \.startDate, \.endDate, \.visits])
+    private enum CodingKeys: String, CodingKey {
+        case id, name, destination, startDate, endDate, visits
+    }
+
+    static let schemaMetadata = SchemaMetadata<CodableTrip>(properties: [
+        .attribute("id", \CodableTrip.id), .attribute("name", \CodableTrip.name),
+        .attribute("destination", \CodableTrip.destination), .attribute("startDate", \CodableTrip.startDate),
+        .attribute("endDate", \CodableTrip.endDate), .attribute("visits", \CodableTrip.visits),
+    ])
+
+    func storedValues() throws -> [String: SnapshotValue] {
+        try SnapshotEncoder().encodeAttributes(self)
+    }
+
+    init(storedValues values: [String: SnapshotValue]) throws {
+        let decoded = try SnapshotDecoder().decode(CodableTrip.self, fromAttributes: values)
+        (id, name, destination, startDate, endDate, visits) =
+            (decoded.id, decoded.name, decoded.destination, decoded.startDate, decoded.endDate, decoded.visits)
+    }
+
+    func assignStoredValues(_ values: [String: SnapshotValue]) throws {
+        let decoded = try CodableTrip(storedValues: values)
+        (id, name, destination, startDate, endDate, visits) =
+            (decoded.id, decoded.name, decoded.destination, decoded.startDate, decoded.endDate, decoded.visits)
+    }
 }
