@@ -18,7 +18,11 @@ mkdir -p "$graphs"
 
 modules=$(swift build --show-bin-path)/Modules
 maps=()
-for map in $(find "$(dirname "$modules")" -maxdepth 3 -name module.modulemap); do maps+=(-Xcc "-fmodule-map-file=$map"); done
+# The model macros' implementation (DataStoresMacroKit) is built twice, for the plugin and for the
+# target, each with a module map naming the same module; PostgresStore's interface needs neither.
+for map in $(find "$(dirname "$modules")" -maxdepth 3 -name module.modulemap -not -path "*DataStoresMacro*"); do
+    maps+=(-Xcc "-fmodule-map-file=$map")
+done
 for include in $(find .build/checkouts -type d -name include -path "*/Sources/*"); do maps+=(-Xcc "-I$include"); done
 swift-symbolgraph-extract -module-name PostgresStore -I "$modules" "${maps[@]}" \
     -target "$(uname -m)-unknown-linux-gnu" -minimum-access-level public -output-dir "$graphs"
