@@ -15,8 +15,8 @@ extension ModelConfiguration {
     /// creates the store's folders.
     /// - Throws: `DataStoreError.invalidConfiguration` naming the path for a missing or read-only
     ///   home, or for a URL scheme no registered backend has (listing those that are);
-    ///   ``SwiftDataError/configurationFileNameContainsInvalidCharacters`` or
-    ///   ``SwiftDataError/configurationFileNameTooLong`` for a ``name`` that cannot be the default
+    ///   `SwiftDataError.configurationFileNameContainsInvalidCharacters` or
+    ///   `SwiftDataError.configurationFileNameTooLong` for a ``name`` that cannot be the default
     ///   location's file name; what the registry throws for a location it refuses.
     public func resolvedConfiguration() throws -> any DataStoreConfiguration {
         if isStoredInMemoryOnly { return MemoryStoreConfiguration(name: name, schema: schema, allowsSave: allowsSave) }
@@ -73,18 +73,20 @@ extension ModelConfiguration {
 }
 
 extension ModelConfiguration {
-    /// The `Store` type a ``DataStoreConfiguration`` must name. It has no instances: the
+    /// The `Store` type a `DataStoreConfiguration` must name. It has no instances: the
     /// container opens the store of ``ModelConfiguration/resolvedConfiguration()`` instead (a
     /// `JSONStore` or a `MemoryStore`), and this initializer always throws.
     public final class UnresolvedStore: DataStore {
         public typealias Snapshot = DefaultSnapshot
 
-        // Never set: the initializer throws before it could.
+        /// Never set: there is no instance.
         public let configuration: ModelConfiguration
+        /// Never set: there is no instance.
         public let identifier: String
+        /// Never set: there is no instance.
         public let schema: Schema
 
-        /// Refuses: open a `ModelConfiguration` through a ``ModelContainer``.
+        /// Refuses: open a `ModelConfiguration` through a `ModelContainer`.
         /// - Throws: `DataStoreError.invalidConfiguration`, always.
         public init(_ configuration: ModelConfiguration) throws {
             throw Self.refusal(configuration)
@@ -96,13 +98,15 @@ extension ModelConfiguration {
                 + "or open the store of its resolvedConfiguration().")
         }
 
-        // Unreachable (there is no instance); they refuse as the initializer does.
+        /// Unreachable (there is no instance); refuses as the initializer does.
         public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
             throw Self.refusal(configuration)
         }
+        /// Unreachable (there is no instance); refuses as the initializer does.
         public func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
             throw Self.refusal(configuration)
         }
+        /// Unreachable (there is no instance); refuses as the initializer does.
         public func erase() throws { throw Self.refusal(configuration) }
     }
 }

@@ -23,7 +23,7 @@ import StoreProtocol
 ///
 /// It mixes with the backends' own configurations, which say more (history retention, a log's
 /// timestamps): `ModelContainer(for: Trip.self, configurations: ModelConfiguration(schema: trips), LogStoreConfiguration(…))`.
-/// The container opens the chosen backend's store itself (``ResolvingStoreConfiguration``):
+/// The container opens the chosen backend's store itself (`ResolvingStoreConfiguration`):
 /// `container.stores` holds a `JSONStore` or a `MemoryStore`, not a wrapper.
 public struct ModelConfiguration: ResolvingStoreConfiguration, Hashable, Identifiable {
     public typealias Store = UnresolvedStore
@@ -65,6 +65,10 @@ public struct ModelConfiguration: ResolvingStoreConfiguration, Hashable, Identif
     /// A store named `name` (`<name>.store` at the default location), or in memory. Nothing is
     /// checked or created until a container opens it.
     /// - Parameters:
+    ///   - name: The store's name; `"default"` when `nil`.
+    ///   - schema: The model types the store holds; `nil` for every type of the container.
+    ///   - isStoredInMemoryOnly: `true` for a memory store, private to the container.
+    ///   - allowsSave: `false` opens the store read-only.
     ///   - groupContainer: No effect on Linux (see ``groupContainer``).
     ///   - cloudKitDatabase: No effect on Linux (see ``cloudKitDatabase``).
     public init(_ name: String? = nil, schema: Schema? = nil, isStoredInMemoryOnly: Bool = false, allowsSave: Bool = true,
@@ -76,7 +80,13 @@ public struct ModelConfiguration: ResolvingStoreConfiguration, Hashable, Identif
 
     /// A store at `url`: a JSON store file, or the backend the URL's scheme or extension names
     /// (see ``ModelConfiguration``). Nothing is checked or created until a container opens it.
-    /// - Parameter cloudKitDatabase: No effect on Linux (see ``cloudKitDatabase``).
+    /// - Parameters:
+    ///   - name: The store's name, for messages; `url`'s last path component when `nil`.
+    ///   - schema: The model types the store holds; `nil` for every type of the container.
+    ///   - url: The store's file (its directory must exist when the container opens it), or a
+    ///     location such as `log:/data/readings` whose scheme names a registered backend.
+    ///   - allowsSave: `false` opens the store read-only.
+    ///   - cloudKitDatabase: No effect on Linux (see ``cloudKitDatabase``).
     public init(_ name: String? = nil, schema: Schema? = nil, url: URL, allowsSave: Bool = true,
                 cloudKitDatabase: CloudKitDatabase = .automatic) {
         self.name = name ?? url.lastPathComponent
