@@ -57,6 +57,7 @@ public final class ModelUndoManager {
         guard let context, let group = undoGroups.popLast() else { return }
         context.apply(group.reversed().map { ($0, $0.before) })
         redoGroups.append(group)
+        context.autosave.changeWasMade()
     }
 
     /// Applies the last undone group again; nothing when there is none. The open group is closed
@@ -66,6 +67,7 @@ public final class ModelUndoManager {
         guard let context, let group = redoGroups.popLast() else { return }
         context.apply(group.map { ($0, $0.after) })
         undoGroups.append(group)
+        context.autosave.changeWasMade()
     }
 
     /// Forgets every group.

@@ -18,8 +18,12 @@ final class TouchLog {
         self.container = container
     }
 
+    /// The context's autosave, told of each change (``ModelContext/autosaveEnabled``).
+    weak var autosave: AutosaveState?
+
     func append(_ identifier: PersistentIdentifier) {
         identifiers.withLock { $0.append(identifier) }
+        autosave?.changeWasMade()
     }
 
     func drain() -> [PersistentIdentifier] {
