@@ -59,9 +59,11 @@ extension ModelContext {
         set { autosave.interval = newValue }
     }
 
-    /// Saves when there are changes; reports an error instead of throwing it.
-    func saveForAutosave() {
-        guard hasChanges else { return }
+    /// Saves (when `onlyWithChanges`, only if ``hasChanges``); reports an error instead of
+    /// throwing it. A save scheduled by a change saves whatever ``hasChanges`` says: a new model
+    /// that refers to a stored one is found by the save itself.
+    func saveForAutosave(onlyWithChanges: Bool) {
+        guard !onlyWithChanges || hasChanges else { return }
         // A failed save gives the models their changes back, which would schedule this again.
         autosave.isSaving = true
         defer { autosave.isSaving = false }
@@ -99,13 +101,13 @@ final class AutosaveState {
         let state = MainThreadOnly(self)
         Task { @MainActor in
             state.value.isScheduled = false
-            state.value.saveNow()
+            state.value.saveNow(onlyWithChanges: false)
         }
     }
 
-    func saveNow() {
+    func saveNow(onlyWithChanges: Bool) {
         guard isEnabled else { return }
-        context?.saveForAutosave()
+        context?.saveForAutosave(onlyWithChanges: onlyWithChanges)
     }
 
     func startPeriodicSaves() {
@@ -117,7 +119,7 @@ final class AutosaveState {
             while !Task.isCancelled {
                 do { try await Task.sleep(for: interval) } catch { return }
                 guard let state = state.value else { return }
-                state.saveNow()
+                state.saveNow(onlyWithChanges: true)
             }
         }
     }
