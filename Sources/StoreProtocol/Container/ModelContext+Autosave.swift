@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// Autosave: SwiftData's `ModelContext.autosaveEnabled`, on for the container's
@@ -77,7 +78,7 @@ extension ModelContext {
 }
 
 /// A context's autosave: whether it is on, the save scheduled on the main actor, the periodic
-/// saves. Used only on the main thread once on (``changeWasMade()`` checks it).
+/// saves. Used only on the main actor once on (``changeWasMade()`` checks it).
 final class AutosaveState {
     var isEnabled = false
     weak var context: ModelContext?
@@ -94,11 +95,11 @@ final class AutosaveState {
     deinit { periodic?.cancel() }
 
     /// A change was made: schedules a save on the main actor, unless one is scheduled already
-    /// or the change was made off the main thread (the context is then not the main actor's).
+    /// or the change was made off the main actor (the context is then not the main actor's).
     func changeWasMade() {
-        guard Thread.isMainThread, isEnabled, !isScheduled, !isSaving else { return }
+        guard isEnabled, !isScheduled, !isSaving, Self.isOnMainActor else { return }
         isScheduled = true
-        let state = MainThreadOnly(self)
+        let state = MainActorOnly(self)
         Task { @MainActor in
             state.value.isScheduled = false
             state.value.saveNow(onlyWithChanges: false)
@@ -111,9 +112,9 @@ final class AutosaveState {
     }
 
     func startPeriodicSaves() {
-        guard Thread.isMainThread else { return }
+        guard Self.isOnMainActor else { return }
         periodic?.cancel()
-        let state = WeakMainThreadOnly(self)
+        let state = WeakMainActorOnly(self)
         let interval = interval
         periodic = Task { @MainActor in
             while !Task.isCancelled {
@@ -124,22 +125,33 @@ final class AutosaveState {
         }
     }
 
+    /// Whether the caller runs on the main actor, which runs its jobs on the main dispatch queue
+    /// (not always on the main thread: under a test harness that keeps the main thread, it does
+    /// not). Asked of the queue, through a key only the main queue holds.
+    static var isOnMainActor: Bool { DispatchQueue.getSpecific(key: mainQueueKey) != nil }
+
+    private static let mainQueueKey: DispatchSpecificKey<Void> = {
+        let key = DispatchSpecificKey<Void>()
+        DispatchQueue.main.setSpecific(key: key, value: ())
+        return key
+    }()
+
     func stopPeriodicSaves() {
         periodic?.cancel()
         periodic = nil
     }
 }
 
-/// A value handed to a main-actor task from the main thread, which is where it is used.
-private struct MainThreadOnly<Value>: @unchecked Sendable {
-    // @unchecked: made on the main thread (checked by the caller) and read on the main actor.
+/// A value handed to a main-actor task from the main actor, which is where it is used.
+private struct MainActorOnly<Value>: @unchecked Sendable {
+    // @unchecked: made on the main actor (checked by the caller) and read on the main actor.
     let value: Value
     init(_ value: Value) { self.value = value }
 }
 
-/// ``MainThreadOnly``, held weakly: the periodic saves end when the context is gone.
-private struct WeakMainThreadOnly<Value: AnyObject>: @unchecked Sendable {
-    // @unchecked: as MainThreadOnly.
+/// ``MainActorOnly``, held weakly: the periodic saves end when the context is gone.
+private struct WeakMainActorOnly<Value: AnyObject>: @unchecked Sendable {
+    // @unchecked: as MainActorOnly.
     weak var value: Value?
     init(_ value: Value) { self.value = value }
 }
