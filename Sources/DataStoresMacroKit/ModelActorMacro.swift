@@ -36,7 +36,8 @@ public enum ModelActorMacro: MemberMacro, ExtensionMacro {
         conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
         guard declaration.is(ActorDeclSyntax.self) else {
-            context.diagnose(Diagnostic(node: node, message: ModelActorDiagnostic(kind: ModelMacro.kind(of: declaration))))
+            let kind = declaration.as(ClassDeclSyntax.self).map { "class '\($0.name.text)'" } ?? ModelMacro.kind(of: declaration)
+            context.diagnose(Diagnostic(node: node, message: ModelActorDiagnostic(kind: kind)))
             return []
         }
         // The compiler lists no protocol when the actor conforms already (declared by hand).
