@@ -19,6 +19,12 @@ import Foundation
 /// became an update of a stored model (an upsert, see ``ModelContext/insert(_:)``) gives the
 /// stored model its former values back. ``ModelContext/rollback()`` removes every action.
 ///
+/// Undo across a save: a save closes a group and keeps every group, so undo walks back through
+/// saved groups too, each undone change pending until the next save (SwiftData documents no
+/// behaviour here; this is Core Data's). On the container's main context, which autosaves, each
+/// autosave closes the group of the changes it saves; turn undo on there with
+/// `container.isUndoEnabled = true` (``ModelContainer/isUndoEnabled``) or by assigning a manager.
+///
 /// Cost: closing a group encodes every registered model; while a manager is set, the context
 /// keeps every model a group holds (it is not forgotten at saves), and a save with inserts makes
 /// one store fetch per entity inserted (by `id`), plus one per unique constraint of each
@@ -57,6 +63,7 @@ public final class ModelUndoManager {
         guard let context, let group = undoGroups.popLast() else { return }
         context.apply(group.reversed().map { ($0, $0.before) })
         redoGroups.append(group)
+        context.autosave.changeWasMade()
     }
 
     /// Applies the last undone group again; nothing when there is none. The open group is closed
@@ -66,6 +73,7 @@ public final class ModelUndoManager {
         guard let context, let group = redoGroups.popLast() else { return }
         context.apply(group.map { ($0, $0.after) })
         undoGroups.append(group)
+        context.autosave.changeWasMade()
     }
 
     /// Forgets every group.
@@ -224,6 +232,17 @@ extension ModelContext {
         undo = recorder
     }
 
+    /// A model whose insert is undone keeps its values (its to-one still names the related
+    /// model), but is no longer a new model that refers to it: the next pass over the related
+    /// model's referrers would insert it again (``insertRelatedModels(from:)``).
+    private func forgetAsReferrer(_ model: any PersistentModel, _ entity: Schema.Entity) {
+        for relationship in entity.relationships where !relationship.isToMany {
+            for member in entity.relationshipAccess[relationship.name]?.members(model) ?? [] {
+                member.persistentBackingData.referrers[ObjectIdentifier(model)] = nil
+            }
+        }
+    }
+
     /// Sets each model to its target state as pending changes, then its relationships to the
     /// models its target values name (fetched when the context does not hold them).
     ///
@@ -240,6 +259,7 @@ extension ModelContext {
             registrations.unsettle(id)
             switch target {
             case .absent:
+                forgetAsReferrer(change.model, change.entity)
                 if let registration, stored {
                     registration.state = .deleted
                     registration.deleteOrder = takeOrder()
