@@ -80,18 +80,27 @@ import Testing
         #expect(bytes != Array(try SnapshotJSON.encode(payload.snapshotValue)))
     }
 
-    @Test func aValueTooDeepIsRefusedWithTheGeneralPathsMessage() throws {
-        var deep = SnapshotValue.int(1)
-        for _ in 0..<SnapshotJSON.maximumDepth { deep = .array([deep]) }
-        let payload = LogPayload(transactionNumber: 1, author: nil, timestamp: Date(timeIntervalSince1970: 0), bundleIdentifier: "b",
-                                 processIdentifier: "p", rows: [LogPayload.Row(entity: "E", values: ["id": .int(1), "deep": deep])])
-        let general = Result { try SnapshotJSON.encode(payload.snapshotValue) }.mapError(Failure.init)
-        let direct = Result { try payload.json() }.mapError(Failure.init)
-        guard case .failure(let expected) = general, case .failure(let found) = direct else {
-            Issue.record("both refuse: \(general), \(direct)"); return
+    /// Around the nesting limit, level by level: the same bytes where the general path writes,
+    /// the same refusal (message included) where it refuses.
+    @Test func nestingIsRefusedWhereTheGeneralPathRefusesIt() throws {
+        var refusals = 0
+        for levels in (SnapshotJSON.maximumDepth - 8)...(SnapshotJSON.maximumDepth) {
+            var deep = SnapshotValue.int(1)
+            for _ in 0..<levels { deep = .array([deep]) }
+            let payload = LogPayload(transactionNumber: 1, author: nil, timestamp: Date(timeIntervalSince1970: 0), bundleIdentifier: "b",
+                                     processIdentifier: "p", rows: [LogPayload.Row(entity: "E", values: ["id": .int(1), "deep": deep])])
+            let general = Result { Array(try SnapshotJSON.encode(payload.snapshotValue)) }.mapError(Failure.init)
+            let direct = Result { try payload.json() }.mapError(Failure.init)
+            switch (general, direct) {
+            case (.success(let a), .success(let b)): #expect(a == b, "\(levels) levels")
+            case (.failure(let a), .failure(let b)):
+                #expect(a == b, "\(levels) levels")
+                #expect(b.text.contains(".rows[0].values.deep"))
+                refusals += 1
+            default: Issue.record("\(levels) levels: the general path gives \(general), the direct one \(direct)")
+            }
         }
-        #expect(found == expected)
-        #expect(found.text.contains(".rows[0].values.deep"))
+        #expect(refusals > 0 && refusals < 9, "control: the levels tried straddle the limit (\(refusals) refused)")
     }
 
     /// The reader against the general path on records one byte away from valid ones (every
