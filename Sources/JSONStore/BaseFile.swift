@@ -57,13 +57,13 @@ struct BaseFile: Codable {
     /// Decodes a base file, checking that it is one, of a version this library reads.
     /// - Throws: `DataStoreError/Code/corruptStore` naming the file and what is wrong.
     static func decode(_ data: Data, path: String) throws -> BaseFile {
-        let top: SnapshotValue
-        do { top = try SnapshotJSON.parse(data) } catch {
+        let parsed: Parsed
+        do { parsed = try read(data) } catch {
             throw DataStoreError(.corruptStore,
                 "\(path) is not a JSON store: \(error) (damaged, truncated, or another kind of file). "
                 + "Restore it from a backup or point the configuration at another file; it was left untouched.")
         }
-        guard case .object(let header) = top, header["format"] == .string(formatName) else {
+        guard let header = parsed.header, header["format"] == .string(formatName) else {
             throw DataStoreError(.corruptStore,
                 "\(path) is JSON but not a JSON store (no \"format\": \"\(formatName)\"). "
                 + "Point the configuration at another file; this one was left untouched.")
@@ -91,15 +91,7 @@ struct BaseFile: Codable {
             func field<T: Decodable>(_ name: String, _ type: T.Type) throws -> T {
                 try SnapshotDecoder().decode(T.self, from: header[name] ?? .null)
             }
-            var entities: [String: [[String: SnapshotValue]]] = [:]
-            guard case .object(let entityValues)? = header["entities"] else { throw Malformed(what: "entities") }
-            for (name, rows) in entityValues {
-                guard case .array(let rows) = rows else { throw Malformed(what: "rows of \(name)") }
-                entities[name] = try rows.map { row in
-                    guard case .object(let values) = row else { throw Malformed(what: "a row of \(name)") }
-                    return values
-                }
-            }
+            let entities = try parsed.entities.rows()
             file = BaseFile(
                 format: formatName, version: currentVersion, storeIdentifier: try field("storeIdentifier", String.self),
                 journalSequence: try field("journalSequence", Int64.self), lastTransaction: try field("lastTransaction", Int64.self),
@@ -112,6 +104,101 @@ struct BaseFile: Codable {
         }
         try file.checkCounters(path: path)
         return file
+    }
+
+    /// What reading a base file's JSON gave: its small fields, and its rows apart.
+    private struct Parsed {
+        /// The top-level object without `entities`; `nil` when the file's value is not an object.
+        var header: [String: SnapshotValue]?
+        var entities = Entities.absent
+    }
+
+    /// The `entities` member, read straight into rows when it has the shape this file writes.
+    private enum Entities {
+        case absent
+        case rows([String: [[String: SnapshotValue]]])
+        /// Of that shape, but for what `Malformed` names.
+        case malformed(Malformed)
+        /// Something else, read as a value (an object with `$` keys, say), judged by `rows()`.
+        case other(SnapshotValue)
+
+        /// Entity name -> rows.
+        /// - Throws: `Malformed` when the member is missing or not of that shape.
+        func rows() throws -> [String: [[String: SnapshotValue]]] {
+            switch self {
+            case .absent: throw Malformed(what: "entities")
+            case .rows(let rows): return rows
+            case .malformed(let malformed): throw malformed
+            case .other(let value):
+                guard case .object(let entityValues) = value else { throw Malformed(what: "entities") }
+                var entities: [String: [[String: SnapshotValue]]] = [:]
+                for (name, rows) in entityValues {
+                    guard case .array(let rows) = rows else { throw Malformed(what: "rows of \(name)") }
+                    entities[name] = try rows.map { row in
+                        guard case .object(let values) = row else { throw Malformed(what: "a row of \(name)") }
+                        return values
+                    }
+                }
+                return entities
+            }
+        }
+    }
+
+    /// Reads the file's JSON, accepting and refusing exactly what `SnapshotJSON.parse(_:)` does,
+    /// without a `SnapshotValue` of the whole file: each row goes straight into its entity's
+    /// list. A file whose framing has `$` keys is read the general way, to be judged as before.
+    /// - Throws: `SnapshotJSON/SyntaxError`.
+    private static func read(_ data: Data) throws -> Parsed {
+        try data.withUnsafeBytes { raw in
+            try raw.withMemoryRebound(to: UInt8.self) { bytes in
+                var parser = SnapshotJSON.Parser(bytes: bytes)
+                var parsed = Parsed(header: [:])
+                let plain = try parser.plainObject(depth: 0) { parser, key in
+                    if key == "entities" {
+                        parsed.entities = try readEntities(&parser)
+                    } else {
+                        parsed.header?[key] = try parser.value(depth: 1)
+                    }
+                }
+                if !plain {
+                    let value = try parser.value(depth: 0)
+                    parsed = Parsed(header: nil)
+                    if case .object(var header) = value {
+                        parsed.entities = header.removeValue(forKey: "entities").map(Entities.other) ?? .absent
+                        parsed.header = header
+                    }
+                }
+                try parser.end()
+                return parsed
+            }
+        }
+    }
+
+    /// The `entities` member (at depth 1).
+    private static func readEntities(_ parser: inout SnapshotJSON.Parser) throws -> Entities {
+        var entities: [String: [[String: SnapshotValue]]] = [:]
+        // By name: a later member of the same name replaces an earlier one, as in a dictionary.
+        var malformed: [String: Malformed] = [:]
+        let start = parser.position
+        let plain = try parser.plainObject(depth: 1) { parser, name in
+            var rows: [[String: SnapshotValue]] = []
+            malformed[name] = nil
+            let isArray = try parser.array(depth: 2) { parser in
+                guard case .object(let values) = try parser.value(depth: 3) else {
+                    if malformed[name] == nil { malformed[name] = Malformed(what: "a row of \(name)") }
+                    return
+                }
+                rows.append(values)
+            }
+            if !isArray {
+                _ = try parser.value(depth: 2)
+                malformed[name] = Malformed(what: "rows of \(name)")
+            }
+            entities[name] = rows
+        }
+        if plain { return malformed.values.first.map(Entities.malformed) ?? .rows(entities) }
+        parser.position = start
+        return .other(try parser.value(depth: 1))
     }
 
     /// Throws unless the counters are ones a store reaches (``StoredCounter``) and agree: the

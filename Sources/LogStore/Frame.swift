@@ -5,9 +5,10 @@ import StoreFiles
 
 /// What one transaction appends: its history fields and its rows.
 ///
-/// Converted to and from `SnapshotValue` by hand rather than through `Codable`: a record holds
-/// thousands of rows, and the generic coders cost more than parsing the JSON. The shape is the
-/// one `Codable` would give (`nil` author left out).
+/// Written and read as JSON bytes by hand (`json()`, `init(json:)`), without a `SnapshotValue`
+/// of the whole record or `Codable`: a record holds thousands of rows, and building and walking
+/// the generic tree cost more than the bytes. The shape is the one `Codable` would give (`nil`
+/// author left out), keys sorted, exactly as `SnapshotJSON` writes `snapshotValue`.
 struct LogPayload {
     var transactionNumber: Int64
     var author: String?
@@ -31,6 +32,41 @@ struct LogPayload {
         return .object(object)
     }
 
+    /// The payload as JSON: the bytes `SnapshotJSON.encode(snapshotValue)` gives, written
+    /// without building that value (keys in sorted order, the rows' values written at the
+    /// depth they have in the whole record, so that the nesting limit is the same).
+    /// - Throws: `DataStoreError/Code/unsupportedValue` when a row's value nests too deep.
+    func json() throws -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(64 + rows.count * 160)
+        out.append(UInt8(ascii: "{"))
+        if let author {
+            out.append(contentsOf: #""author":"#.utf8)
+            SnapshotJSON.writeString(author, into: &out)
+            out.append(UInt8(ascii: ","))
+        }
+        out.append(contentsOf: #""bundleIdentifier":"#.utf8)
+        SnapshotJSON.writeString(bundleIdentifier, into: &out)
+        out.append(contentsOf: #","processIdentifier":"#.utf8)
+        SnapshotJSON.writeString(processIdentifier, into: &out)
+        out.append(contentsOf: #","rows":["#.utf8)
+        for (index, row) in rows.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: #"{"entity":"#.utf8)
+            SnapshotJSON.writeString(row.entity, into: &out)
+            out.append(contentsOf: #","values":"#.utf8)
+            // The payload is depth 0, its rows array 1, a row 2, the row's values 3.
+            try SnapshotJSON.write(.object(row.values), depth: 3, at: [".rows", "[\(index)]", ".values"], into: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(contentsOf: #"],"timestamp":"#.utf8)
+        try SnapshotJSON.write(.date(timestamp), depth: 1, at: [".timestamp"], into: &out)
+        out.append(contentsOf: #","transactionNumber":"#.utf8)
+        out.append(contentsOf: String(transactionNumber).utf8)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
     struct Shape: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }
@@ -39,6 +75,110 @@ struct LogPayload {
 
 // In an extension, so that the memberwise initializer stays.
 extension LogPayload {
+    /// Reads a payload from its JSON, accepting and refusing exactly what
+    /// `init(SnapshotJSON.parse(bytes))` does, without a `SnapshotValue` of the whole record:
+    /// the record's own object and its rows are walked as they are read, each row's values go
+    /// straight into the row. A record of another shape (a `$` key in the framing, say) is read
+    /// the general way, so that it is judged as before.
+    /// - Throws: `SnapshotJSON/SyntaxError` for bytes that are not JSON; `Shape` for JSON that is
+    ///   not a payload.
+    init(json bytes: UnsafeRawBufferPointer) throws {
+        self = try bytes.withMemoryRebound(to: UInt8.self) { bytes in
+            var parser = SnapshotJSON.Parser(bytes: bytes)
+            if let payload = try Self.readFraming(&parser) {
+                try parser.end()
+                return try payload.checked()
+            }
+            let value = try parser.value(depth: 0)
+            try parser.end()
+            return try LogPayload(value)
+        }
+    }
+
+    /// A payload's fields as read, checked only once the whole record has been read (as the
+    /// general reader checks them), so that a syntax error after a field of the wrong kind is
+    /// reported as such.
+    private struct Fields {
+        var transactionNumber: SnapshotValue?
+        var timestamp: SnapshotValue?
+        var bundleIdentifier: SnapshotValue?
+        var processIdentifier: SnapshotValue?
+        var author: SnapshotValue?
+        /// The rows, when `rows` was an array of rows of plain framing (`nil` for a row that
+        /// lacked its entity or values or had them of the wrong kind).
+        var rows: [Row?]?
+        /// `rows` when it was something else.
+        var otherRows: SnapshotValue?
+
+        func checked() throws -> LogPayload {
+            guard case .int(let number)? = transactionNumber else { throw Shape("no transactionNumber") }
+            guard case .date(let timestamp)? = timestamp else { throw Shape("no timestamp") }
+            guard case .string(let bundle)? = bundleIdentifier else { throw Shape("no bundleIdentifier") }
+            guard case .string(let process)? = processIdentifier else { throw Shape("no processIdentifier") }
+            guard let rows else { throw Shape("no rows") }
+            let author: String?
+            switch self.author {
+            case nil, .null?: author = nil
+            case .string(let name)?: author = name
+            default: throw Shape("an author that is not a string")
+            }
+            return LogPayload(transactionNumber: number, author: author, timestamp: timestamp, bundleIdentifier: bundle,
+                              processIdentifier: process, rows: try rows.map { row in
+                                  guard let row else { throw Shape("a row without entity and values") }
+                                  return row
+                              })
+        }
+    }
+
+    /// Reads the payload's framing; `nil`, with the parser back at the start, when it is not
+    /// plain (the caller reads it the general way).
+    private static func readFraming(_ parser: inout SnapshotJSON.Parser) throws -> Fields? {
+        var fields = Fields()
+        let plain = try parser.plainObject(depth: 0) { parser, key in
+            switch key {
+            case "rows":
+                var rows: [Row?] = []
+                let isArray = try parser.array(depth: 1) { parser in
+                    rows.append(try readRow(&parser))
+                }
+                if isArray {
+                    fields.rows = rows
+                    fields.otherRows = nil
+                } else {
+                    fields.rows = nil
+                    fields.otherRows = try parser.value(depth: 1)
+                }
+            case "transactionNumber": fields.transactionNumber = try parser.value(depth: 1)
+            case "timestamp": fields.timestamp = try parser.value(depth: 1)
+            case "bundleIdentifier": fields.bundleIdentifier = try parser.value(depth: 1)
+            case "processIdentifier": fields.processIdentifier = try parser.value(depth: 1)
+            case "author": fields.author = try parser.value(depth: 1)
+            default: _ = try parser.value(depth: 1)
+            }
+        }
+        return plain ? fields : nil
+    }
+
+    /// One element of `rows` (at depth 2); `nil` when it is not a row.
+    private static func readRow(_ parser: inout SnapshotJSON.Parser) throws -> Row? {
+        var entity: SnapshotValue?, values: SnapshotValue?
+        let start = parser.position
+        if try parser.plainObject(depth: 2, { parser, key in
+            switch key {
+            case "entity": entity = try parser.value(depth: 3)
+            case "values": values = try parser.value(depth: 3)
+            default: _ = try parser.value(depth: 3)
+            }
+        }) {
+            guard case .string(let name)? = entity, case .object(let rowValues)? = values else { return nil }
+            return Row(entity: name, values: rowValues)
+        }
+        parser.position = start
+        guard case .object(let fields) = try parser.value(depth: 2), case .string(let name)? = fields["entity"],
+              case .object(let rowValues)? = fields["values"] else { return nil }
+        return Row(entity: name, values: rowValues)
+    }
+
     /// - Throws: `Shape` naming the first field that is missing or of the wrong kind.
     init(_ value: SnapshotValue) throws {
         guard case .object(let object) = value else { throw Shape("the payload is not an object") }
@@ -85,7 +225,7 @@ enum Frame {
     ///   payload is longer than `limit` (`maximumPayload`: a reader would take such a record for
     ///   damage and a writer cut it off as a torn write). Either way the save fails, nothing is written.
     static func encode(_ payload: LogPayload, earliest: Double, latest: Double, limit: Int = maximumPayload) throws -> Data {
-        let json = try SnapshotJSON.encode(payload.snapshotValue)
+        let json = try payload.json()
         guard json.count <= limit else {
             throw DataStoreError.unsupportedFeature(
                 "A log record holds at most \(limit) bytes of JSON; this save's \(payload.rows.count) row(s) make \(json.count). "
@@ -97,7 +237,7 @@ enum Frame {
         append(UInt32(0))   // checksum, filled below
         append(earliest.bitPattern)
         append(latest.bitPattern)
-        frame.append(json)
+        frame.append(contentsOf: json)
         let checksum = CRC32.checksum(frame[8...])
         withUnsafeBytes(of: checksum.littleEndian) { frame.replaceSubrange(4..<8, with: $0) }
         return frame
@@ -193,7 +333,7 @@ enum Frame {
     /// - Throws: `DataStoreError/Code/corruptStore`, as `decode(_:_:path:)`.
     static func decode(payload: UnsafeRawBufferPointer, at offset: Int, path: String) throws -> LogPayload {
         do {
-            return try LogPayload(SnapshotJSON.parse(payload))
+            return try LogPayload(json: payload)
         } catch {
             throw DataStoreError(.corruptStore, "\(path) has a record at byte \(offset) that does not decode: \(error). "
                 + "Restore the log from a backup; nothing was changed.")

@@ -24,11 +24,20 @@ public enum SnapshotJSON {
     /// - Throws: `DataStoreError/Code/unsupportedValue` when `value` nests deeper than
     ///   `maximumDepth`; `out` may then hold part of the value, so callers discard it.
     public static func write(_ value: SnapshotValue, into out: inout [UInt8]) throws {
+        try write(value, depth: 0, at: [], into: &out)
+    }
+
+    /// Appends `value` as `write(_:into:)` does, as if it were written `depth` levels deep inside
+    /// a document whose framing the caller writes itself (a log record's rows, say): the depth
+    /// limit and the refusal's message are those of writing the whole document as one value.
+    /// `outerPath` names where the value is, outermost step first (`.rows`, `[3]`, `.values`).
+    /// - Throws: `DataStoreError/Code/unsupportedValue`, as `write(_:into:)`.
+    package static func write(_ value: SnapshotValue, depth: Int, at outerPath: [String], into out: inout [UInt8]) throws {
         do {
-            try write(value, depth: 0, into: &out)
+            try write(value, depth: depth, into: &out)
         } catch {
             // The outermost steps say which attribute; the rest repeats.
-            let steps = error.path.reversed()
+            let steps = outerPath + error.path.reversed()
             let path = steps.prefix(6).joined() + (steps.count > 6 ? "…" : "")
             throw DataStoreError(.unsupportedValue,
                 "A value nests more than \(maximumDepth) levels deep\(path.isEmpty ? "" : " (at \(path))"), which a store "
@@ -115,7 +124,8 @@ public enum SnapshotJSON {
 
     private static let hex = Array("0123456789abcdef".utf8)
 
-    private static func writeString(_ string: String, into out: inout [UInt8]) {
+    /// Appends `string` as a JSON string, escaped as every string here is.
+    package static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in string.utf8 {
             switch byte {
@@ -151,24 +161,86 @@ public enum SnapshotJSON {
         try Array(data).withUnsafeBufferPointer { buffer in
             var parser = Parser(bytes: buffer)
             let value = try parser.value(depth: 0)
-            parser.skipWhitespace()
-            guard parser.position == buffer.count else { throw parser.error("unexpected bytes after the value") }
+            try parser.end()
             return value
         }
     }
 
-    private struct Parser {
+    /// The parser, for readers of documents whose framing they know (a log record, a JSON store's
+    /// base file): they walk the framing with `plainObject(depth:_:)` and `array(depth:_:)` and
+    /// read what is inside with `value(depth:)`, straight into their own types, accepting and
+    /// refusing exactly what `parse(_:)` does (a framing object with a `$` key is read again as a
+    /// value, as `parse(_:)` reads it).
+    package struct Parser {
         let bytes: UnsafeBufferPointer<UInt8>
-        var position = 0
+        package var position = 0
+        /// How many keys the last plain object read had.
+        var lastObjectCount = 0
         /// Deeper nesting than this is refused rather than risking the stack on hostile input.
         /// It is the writer's limit plus room for framing: callers write values inside framing
         /// of their own (a JSON store's base file writes each row three levels deep), and what the
         /// writer accepted must read back there too.
         static let maximumDepth = SnapshotJSON.maximumDepth + 64
 
-        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        package init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-        func error(_ reason: String) -> SyntaxError { SyntaxError(offset: position, reason: reason) }
+        package func error(_ reason: String) -> SyntaxError { SyntaxError(offset: position, reason: reason) }
+
+        /// Throws unless only white space follows.
+        package mutating func end() throws {
+            skipWhitespace()
+            guard position == bytes.count else { throw error("unexpected bytes after the value") }
+        }
+
+        /// Reads an object at nesting `depth` none of whose keys starts with `$`, calling `field`
+        /// with each key in order, to read that key's value (at `depth + 1`) from the parser it is
+        /// given. Returns `false` when the value here is not an object, or is one with a `$` key
+        /// (a tagged value, or damage): `position` is then back where the value starts, for the
+        /// caller to forget what `field` saw and read it with `value(depth:)`.
+        /// - Throws: `SyntaxError`, as `parse(_:)`, and what `field` throws.
+        package mutating func plainObject(depth: Int, _ field: (inout Parser, String) throws -> Void) throws -> Bool {
+            guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth)") }
+            skipWhitespace()
+            let start = position
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "{") else { return false }
+            position += 1
+            skipWhitespace()
+            if position < bytes.count, bytes[position] == UInt8(ascii: "}") { position += 1; return true }
+            while true {
+                skipWhitespace()
+                guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a key") }
+                if position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "$") { position = start; return false }
+                let key = try string()
+                if key.utf8.first == UInt8(ascii: "$") { position = start; return false }   // an escaped `$`
+                try expect(UInt8(ascii: ":"))
+                try field(&self, key)
+                skipWhitespace()
+                guard position < bytes.count else { throw error("unterminated object") }
+                if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
+                if bytes[position] == UInt8(ascii: "}") { position += 1; return true }
+                throw error("expected ',' or '}'")
+            }
+        }
+
+        /// Reads an array at nesting `depth`, calling `element` to read each element (at
+        /// `depth + 1`). Returns `false`, having read nothing, when the value here is not an array.
+        /// - Throws: `SyntaxError`, as `parse(_:)`, and what `element` throws.
+        package mutating func array(depth: Int, _ element: (inout Parser) throws -> Void) throws -> Bool {
+            guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth)") }
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "[") else { return false }
+            position += 1
+            skipWhitespace()
+            if position < bytes.count, bytes[position] == UInt8(ascii: "]") { position += 1; return true }
+            while true {
+                try element(&self)
+                skipWhitespace()
+                guard position < bytes.count else { throw error("unterminated array") }
+                if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
+                if bytes[position] == UInt8(ascii: "]") { position += 1; return true }
+                throw error("expected ',' or ']'")
+            }
+        }
 
         mutating func skipWhitespace() {
             // A switch, not `[…].contains`: an array literal is allocated per call in debug builds.
@@ -194,7 +266,8 @@ public enum SnapshotJSON {
             return value
         }
 
-        mutating func value(depth: Int) throws -> SnapshotValue {
+        /// Reads one value at nesting `depth` (the document's own value is at 0).
+        package mutating func value(depth: Int) throws -> SnapshotValue {
             guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth)") }
             skipWhitespace()
             guard position < bytes.count else { throw error("unexpected end of data") }
@@ -237,6 +310,8 @@ public enum SnapshotJSON {
                 let key = try string()
                 try expect(UInt8(ascii: ":"))
                 if !literalKeys, key.utf8.first == UInt8(ascii: "$") {
+                    // The common case of an id, `{"$uuid":"…"}` alone: no string made for it.
+                    if tagKey == nil, object.isEmpty, key == SnapshotTag.uuid.rawValue, let uuid = uuidAlone() { return .uuid(uuid) }
                     if tagKey == nil { tagKey = key }
                     if key == SnapshotTag.object.rawValue {
                         // The wrapped object's own keys are data, not tags: read it literally.
@@ -259,6 +334,9 @@ public enum SnapshotJSON {
                         object[key] = payload
                     }
                 } else {
+                    // Rows of one entity have the same keys: sized as the last object, one
+                    // allocation (not at the start: a tag alone needs none).
+                    if object.isEmpty { object.reserveCapacity(lastObjectCount) }
                     object[key] = try value(depth: depth + 1)
                 }
                 skipWhitespace()
@@ -267,7 +345,10 @@ public enum SnapshotJSON {
                 if bytes[position] == UInt8(ascii: "}") { position += 1; break }
                 throw error("expected ',' or '}'")
             }
-            guard let tagKey else { return .object(object) }
+            guard let tagKey else {
+                lastObjectCount = object.count
+                return .object(object)
+            }
             guard object.count == 1, let tag = SnapshotTag(rawValue: tagKey), let payload = object[tagKey] else {
                 throw SyntaxError(offset: start, reason: SnapshotTag.strayKeyReason(tagKey))
             }
@@ -350,6 +431,53 @@ public enum SnapshotJSON {
             return String(scalars)
         }
 
+        /// At a `$uuid` tag's value: a UUID string alone in its object (`"…"}`), read as
+        /// `SnapshotTag.uuid(_:)` reads it, with `position` past the object; otherwise `nil`,
+        /// `position` unchanged, for the general path to read (and judge) it.
+        mutating func uuidAlone() -> UUID? {
+            let start = position
+            skipWhitespace()
+            let first = position + 1
+            guard first + 37 <= bytes.count, bytes[position] == UInt8(ascii: "\""), bytes[first + 36] == UInt8(ascii: "\"") else {
+                position = start
+                return nil
+            }
+            var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            let parsed = withUnsafeMutableBytes(of: &uuid) { out -> Bool in
+                var index = 0, offset = first
+                while offset < first + 36 {
+                    if offset - first == 8 || offset - first == 13 || offset - first == 18 || offset - first == 23 {
+                        guard bytes[offset] == UInt8(ascii: "-") else { return false }
+                        offset += 1
+                        continue
+                    }
+                    guard let high = Self.nibble(bytes[offset]), let low = Self.nibble(bytes[offset + 1]) else { return false }
+                    out[index] = high << 4 | low
+                    index += 1
+                    offset += 2
+                }
+                return true
+            }
+            position = first + 37
+            skipWhitespace()
+            guard parsed, position < bytes.count, bytes[position] == UInt8(ascii: "}") else {
+                position = start
+                return nil
+            }
+            position += 1
+            return UUID(uuid: uuid)
+        }
+
+        @inline(__always)
+        static func nibble(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+
         func hex4(at index: Int) throws -> UInt32 {
             guard index + 4 <= bytes.count else { throw error("bad \\u escape") }
             var code: UInt32 = 0
@@ -382,10 +510,31 @@ public enum SnapshotJSON {
                 }
             }
             guard position > start else { throw error("unexpected character") }
+            // Most numbers are integers of up to 18 digits: read them without making a string.
+            if isInteger, let integer = Self.shortInteger(UnsafeBufferPointer(rebasing: bytes[start..<position])) { return .int(integer) }
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
             if isInteger, let integer = Int64(text) { return .int(integer) }
             guard let double = Double(text) else { throw error("not a number: \(text)") }
             return .double(double)
+        }
+
+        /// `-?[0-9]{1,18}` as the integer `Int64(_:)` reads from it (it cannot overflow);
+        /// `nil` for anything else, which the caller reads through `Int64(_:)` and `Double(_:)`.
+        @inline(__always)
+        static func shortInteger(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+            var index = 0
+            let negative = text.first == UInt8(ascii: "-")
+            if negative { index = 1 }
+            let digits = text.count - index
+            guard digits >= 1, digits <= 18 else { return nil }
+            var value: Int64 = 0
+            while index < text.count {
+                let digit = text[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value &* 10 &+ Int64(digit)
+                index += 1
+            }
+            return negative ? -value : value
         }
     }
 }

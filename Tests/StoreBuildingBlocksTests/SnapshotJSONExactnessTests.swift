@@ -130,6 +130,14 @@ private func nested(_ depth: Int, _ leaf: SnapshotValue = .int(1)) -> SnapshotVa
         #"{"$object":{"$uuid":"6BA7B810-9DAD-11D1-80B4-00C04FD430C8"}}"#, #"{"$object":{"$object":{"$date":1}}}"#,
         #"{"a":{"$uuid":"6BA7B810-9DAD-11D1-80B4-00C04FD430C8"},"b":[{"$uint":"18446744073709551615"}]}"#,
         #"{"$date":1767225600.5}"#, #"{"$decimal":"NaN"}"#, #"{"$data":"AAEC"}"#, #"{"plain":{"x":[1,2.5,"s",null,true]}}"#,
+        // A UUID alone is read without a string (issue 30): every near miss as the general path reads it.
+        #"{"$uuid":"6ba7b810-9dad-11d1-80b4-00c04fd430c8"}"#, #" { "$uuid" : "6BA7B810-9DAD-11D1-80B4-00C04FD430C8" } "#,
+        #"{"$uuid":"6BA7B810-9DAD-11D1-80B4-00C04FD430C8","x":1}"#, #"{"$uuid":"6BA7B810-9DAD-11D1-80B4-00C04FD430C"}"#,
+        #"{"$uuid":"6BA7B810-9DAD-11D1-80B4-00C04FD430C8A"}"#, #"{"$uuid":"6BA7B810-9DAD-11D1-80B4-00C04FD430CG"}"#,
+        #"{"$uuid":"6BA7B8109-DAD-11D1-80B4-00C04FD430C8"}"#, #"{"$uuid":"6BA7B810-9DAD-11D1-80B4-00C04FD430C8"}"#,
+        #"{"$uuid":"6BA7B810-9DAD-11D1-80B4-00C04FD430C8""#, #"{"$uuid":"6BA7B810-9DAD-11D1-80B4-00C04FD430C8"]"#,
+        #"{"$uuid":"6BA7B810-9DAD-11D1-80B4-00C04FD430C8"}x"#, #"[{"$uuid":"6BA7B810-9DAD-11D1-80B4-00C04FD430C8"},1]"#,
+        #"{"$uuid":"6BA7B810+9DAD-11D1-80B4-00C04FD430C8"}"#, #"{"$uuid":" 6BA7B810-9DAD-11D1-80B4-00C04FD430C"}"#,
     ])
     func bothCodecsReadEveryTextAlike(_ text: String) {
         let data = Data(text.utf8)
@@ -140,6 +148,19 @@ private func nested(_ depth: Int, _ leaf: SnapshotValue = .int(1)) -> SnapshotVa
         case (.failure, .failure): break
         case let (a, b): Issue.record("\(text): SnapshotJSON gives \(a), Codable gives \(b)")
         }
+    }
+
+    /// Integers of up to 18 digits are read without making a string (issue 30); every number
+    /// reads as `Int64(_:)`, else `Double(_:)`, read its text, as before.
+    @Test(arguments: [
+        "0", "7", "-7", "999999999999999999", "-999999999999999999", "1000000000000000000", "9223372036854775807",
+        "9223372036854775808", "-9223372036854775808", "-9223372036854775809", "123456789012345678901234", "-0", "00012",
+        "-00", "-", "--1", "1-", "+1", "1+1", "0.5", "1e3", "-1E-3", "1.0", "12e", ".5", "5.",
+    ])
+    func numbersReadAsTheirTextDoes(_ text: String) {
+        let expected: SnapshotValue? = Int64(text).map(SnapshotValue.int) ?? Double(text).map(SnapshotValue.double)
+        let found = try? SnapshotJSON.parse(Data(text.utf8))
+        #expect(found.map { value in expected.map { sameBits(value, $0) } ?? false } ?? (expected == nil), "\(text): \(String(describing: found))")
     }
 
     /// And each reads what the other writes.

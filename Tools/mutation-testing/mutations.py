@@ -27,6 +27,7 @@ SEGMENTS = "Sources/LogStore/Segments.swift"
 LOG_STATE = "Sources/LogStore/LogState.swift"
 LOG_SAVE = "Sources/LogStore/LogStore+Save.swift"
 SEGMENT_READER = "Sources/LogStore/SegmentReader.swift"
+SNAPSHOT_JSON = "Sources/StoreBuildingBlocks/SnapshotJSON.swift"
 ATTRIBUTES = "Sources/StoreProtocol/Model/ModelAttributes.swift"
 COMPARISON = "Sources/StoreProtocol/Query/QueryComparison.swift"
 SORT_KEY = "Sources/StoreProtocol/Query/QuerySortKey.swift"
@@ -399,6 +400,12 @@ JSON_MUTATIONS = [
       "try file.checkCounters(path: path)", "_ = file"),
     m("J15", "json", JSON_STATE, "two base rows with one id open with one dropped",
       "if let key = values[\"id\"], holdsRow(entityName, key) {", "if false {"),
+    m("J16", "json", BASE, "a base file's entity listed twice is refused when the earlier listing's rows were malformed",
+      "            malformed[name] = nil\n", "\n"),
+    m("J17", "json", SNAPSHOT_JSON, "a 19-digit integer is read without overflow checking (9223372036854775808 wraps)",
+      "guard digits >= 1, digits <= 18 else { return nil }", "guard digits >= 1, digits <= 19 else { return nil }"),
+    m("J18", "json", SNAPSHOT_JSON, "framing read straight takes an escaped `$` key (\\u0024) for a plain key",
+      "if key.utf8.first == UInt8(ascii: \"$\") { position = start; return false }", "_ = start"),
 ]
 
 MUTATIONS += JSON_MUTATIONS
@@ -468,6 +475,11 @@ LOG_MUTATIONS = [
       "guard size >= bytes else { throw LogState.shrunk(path, size: size, read: bytes) }", "_ = size"),
     m("L10", "log", SEGMENTS, "a whole last record whose length field changed is cut as a torn write",
       "if Frame.isWholeWithDamagedLength(bytes, at: offset) {", "if false {"),
+    m("L12", "log", FRAME, "a record's rows are written one level shallower than the general path counts them (too deep a value is stored)",
+      "try SnapshotJSON.write(.object(row.values), depth: 3,", "try SnapshotJSON.write(.object(row.values), depth: 2,"),
+    m("L13", "log", FRAME, "a row whose values are not an object reads as a row",
+      "guard case .string(let name)? = entity, case .object(let rowValues)? = values else { return nil }",
+      "guard case .string(let name)? = entity else { return nil }; let rowValues: [String: SnapshotValue] = { if case .object(let v)? = values { return v }; return [:] }()"),
     m("L11", "log", SEGMENTS, "store.json's counters are not checked (a forged droppedThrough traps the next save)",
       "try meta.checkCounters(path: files.meta)", "_ = meta"),
 ]
