@@ -72,6 +72,8 @@ struct ModelMembers {
 
     // MARK: - Store values
     // The dictionary is `_$values` in all three, so that a property named `values` is no clash.
+    // It is made with its capacity (`Dictionary(minimumCapacity:)`): `reserveCapacity` on an
+    // empty dictionary costs about 1,100 instructions more (callgrind), a quarter of an encode.
 
     /// The stored field a property's value lives in: `_name` behind the accessors, the property
     /// itself for a `let` and the generated `id`.
@@ -87,8 +89,7 @@ struct ModelMembers {
         let lines = storedProperties.map { "_$values[\"\($0.name)\"] = try StoreProtocol.ModelCoding.encode(\($0.storage))" }
         return """
             public func storedValues() throws -> [String: StoreProtocol.SnapshotValue] {
-                var _$values: [String: StoreProtocol.SnapshotValue] = [:]
-                _$values.reserveCapacity(\(raw: storedProperties.count))
+                var _$values = [String: StoreProtocol.SnapshotValue](minimumCapacity: \(raw: storedProperties.count))
                 \(raw: lines.joined(separator: "\n"))
                 return _$values
             }

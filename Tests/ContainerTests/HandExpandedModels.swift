@@ -90,8 +90,7 @@ class HandTrip {
         unique: [[\HandTrip.name, \HandTrip.startDate]],
         indexed: [[\HandTrip.name], [\HandTrip.startDate]])
     public func storedValues() throws -> [String: StoreProtocol.SnapshotValue] {
-        var values: [String: StoreProtocol.SnapshotValue] = [:]
-        values.reserveCapacity(5)
+        var values = [String: StoreProtocol.SnapshotValue](minimumCapacity: 5)
         values["id"] = try StoreProtocol.ModelCoding.encode(id)
         values["name"] = try StoreProtocol.ModelCoding.encode(_name)
         values["startDate"] = try StoreProtocol.ModelCoding.encode(_startDate)
@@ -178,8 +177,7 @@ class HandItem {
             .attribute("trip", \HandItem.trip),
         ])
     public func storedValues() throws -> [String: StoreProtocol.SnapshotValue] {
-        var values: [String: StoreProtocol.SnapshotValue] = [:]
-        values.reserveCapacity(4)
+        var values = [String: StoreProtocol.SnapshotValue](minimumCapacity: 4)
         values["id"] = try StoreProtocol.ModelCoding.encode(id)
         values["title"] = try StoreProtocol.ModelCoding.encode(_title)
         values["done"] = try StoreProtocol.ModelCoding.encode(_done)
@@ -249,8 +247,7 @@ class HandLodging {
             .attribute("nights", \HandLodging.nights),
         ])
     public func storedValues() throws -> [String: StoreProtocol.SnapshotValue] {
-        var values: [String: StoreProtocol.SnapshotValue] = [:]
-        values.reserveCapacity(3)
+        var values = [String: StoreProtocol.SnapshotValue](minimumCapacity: 3)
         values["id"] = try StoreProtocol.ModelCoding.encode(id)
         values["hotel"] = try StoreProtocol.ModelCoding.encode(_hotel)
         values["nights"] = try StoreProtocol.ModelCoding.encode(_nights)
@@ -318,8 +315,7 @@ class HandBag {
             .relationship("things", \HandBag.things, minimumModelCount: 1, maximumModelCount: 2),
         ])
     public func storedValues() throws -> [String: StoreProtocol.SnapshotValue] {
-        var values: [String: StoreProtocol.SnapshotValue] = [:]
-        values.reserveCapacity(3)
+        var values = [String: StoreProtocol.SnapshotValue](minimumCapacity: 3)
         values["id"] = try StoreProtocol.ModelCoding.encode(id)
         values["label"] = try StoreProtocol.ModelCoding.encode(_label)
         values["things"] = try StoreProtocol.ModelCoding.encode(_things)
@@ -375,8 +371,7 @@ class HandShelf {
             .attribute("books", \HandShelf.books),
         ])
     public func storedValues() throws -> [String: StoreProtocol.SnapshotValue] {
-        var values: [String: StoreProtocol.SnapshotValue] = [:]
-        values.reserveCapacity(2)
+        var values = [String: StoreProtocol.SnapshotValue](minimumCapacity: 2)
         values["id"] = try StoreProtocol.ModelCoding.encode(id)
         values["books"] = try StoreProtocol.ModelCoding.encode(_books)
         return values
@@ -431,8 +426,7 @@ class HandBook {
             .attribute("shelf", \HandBook.shelf),
         ])
     public func storedValues() throws -> [String: StoreProtocol.SnapshotValue] {
-        var values: [String: StoreProtocol.SnapshotValue] = [:]
-        values.reserveCapacity(3)
+        var values = [String: StoreProtocol.SnapshotValue](minimumCapacity: 3)
         values["id"] = try StoreProtocol.ModelCoding.encode(id)
         values["title"] = try StoreProtocol.ModelCoding.encode(_title)
         values["shelf"] = try StoreProtocol.ModelCoding.encode(_shelf)

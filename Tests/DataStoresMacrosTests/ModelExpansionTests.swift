@@ -143,8 +143,7 @@ import Testing
                 indexed: [[\Trip.name], [\Trip.startDate]])
 
             public func storedValues() throws -> [String: StoreProtocol.SnapshotValue] {
-                var _$values: [String: StoreProtocol.SnapshotValue] = [:]
-                _$values.reserveCapacity(5)
+                var _$values = [String: StoreProtocol.SnapshotValue](minimumCapacity: 5)
                 _$values["id"] = try StoreProtocol.ModelCoding.encode(id)
                 _$values["name"] = try StoreProtocol.ModelCoding.encode(_name)
                 _$values["startDate"] = try StoreProtocol.ModelCoding.encode(_startDate)
@@ -279,8 +278,7 @@ import Testing
                 ])
 
             public func storedValues() throws -> [String: StoreProtocol.SnapshotValue] {
-                var _$values: [String: StoreProtocol.SnapshotValue] = [:]
-                _$values.reserveCapacity(2)
+                var _$values = [String: StoreProtocol.SnapshotValue](minimumCapacity: 2)
                 _$values["id"] = try StoreProtocol.ModelCoding.encode(id)
                 _$values["front"] = try StoreProtocol.ModelCoding.encode(_front)
                 return _$values

@@ -172,9 +172,11 @@ extension ModelContext {
     /// Asks a store, doing in memory what it prefers not to.
     func fetchSnapshots<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, from store: any DataStore) throws -> [DefaultSnapshot] {
         func run<S: DataStore>(_ store: S, _ descriptor: FetchDescriptor<T>) throws -> [DefaultSnapshot] {
-            try store.fetch(DataStoreFetchRequest(descriptor: descriptor, editingState: editingState)).fetchedSnapshots.map {
-                DefaultSnapshot(persistentIdentifier: $0.persistentIdentifier, values: $0.values)
-            }
+            let snapshots = try store.fetch(DataStoreFetchRequest(descriptor: descriptor, editingState: editingState)).fetchedSnapshots
+            // The stores of this package answer in DefaultSnapshots: taken as they are, not copied
+            // into a new array (a metatype comparison, where a cast would be a runtime call).
+            if S.Snapshot.self == DefaultSnapshot.self { return unsafeBitCast(snapshots, to: [DefaultSnapshot].self) }
+            return snapshots.map { DefaultSnapshot(persistentIdentifier: $0.persistentIdentifier, values: $0.values) }
         }
         do {
             return try run(store, descriptor)
@@ -212,11 +214,12 @@ extension ModelContext {
     func register<T: PersistentModel>(_ model: T, baseline: [String: SnapshotValue]) {
         guard let entity = container.schema.entity(for: T.self) else { return }
         let registration = Registration(model: model, entity: entity, baseline: baseline, state: .persisted, order: takeOrder())
-        registrations[model.persistentModelID] = registration
         if entity.relationships.isEmpty {
             // Decoded from its stored values just now. (Otherwise: once its relationships are set.)
+            registrations.registerSettled(registration, as: model.persistentModelID)
             registration.settle()
         } else {
+            registrations[model.persistentModelID] = registration
             pendingResolution.append(registration)
         }
     }

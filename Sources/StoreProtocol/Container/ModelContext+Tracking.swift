@@ -21,11 +21,12 @@ extension ModelContext {
     /// with relationships whose id alone matches a stored one with other related models.
     public func insert<T: PersistentModel>(_ model: T) {
         let id = model.persistentModelID
-        if let existing = registrations[id], existing.model === model {
+        let existing = registrations[id]
+        if let existing, existing.model === model {
             if existing.state == .deleted { existing.state = existing.baseline == nil ? .inserted : .persisted }
             return
         }
-        if let existing = registrations[id], existing.state != .deleted {
+        if let existing, existing.state != .deleted {
             // Replacing the registration would leave the instance the caller holds untracked:
             // its later changes would be lost. save() gives the held instance these values.
             secondInstances.append(Registration(model: model, entity: existing.entity, baseline: nil, state: .inserted, order: takeOrder()))

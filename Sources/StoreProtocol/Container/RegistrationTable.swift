@@ -35,14 +35,31 @@ struct RegistrationTable {
     subscript(identifier: PersistentIdentifier) -> Registration? {
         get { byIdentifier[identifier] }
         set {
-            let old = byIdentifier[identifier]
-            byIdentifier[identifier] = newValue
-            if let old, old.model !== newValue?.model { release(old) }
-            if let newValue {
-                newValue.backing.track(by: touches, as: identifier)
-                unsettled.insert(identifier)
+            guard let newValue else {
+                if let old = byIdentifier.removeValue(forKey: identifier) { release(old) }
+                return
             }
+            hold(newValue, as: identifier)
+            unsettled.insert(identifier)
         }
+    }
+
+    /// Registers a model that holds its stored values and that the caller settles right away
+    /// (``ModelContext/Registration/settle()``): a fetched model without relationships. As the
+    /// subscript's set, without counting it as unsettled: the next look would find it settled
+    /// and drop it again, and a change to it reaches the touch log.
+    /// - Complexity: one hashed lookup, where the subscript's set makes two.
+    mutating func registerSettled(_ registration: Registration, as identifier: PersistentIdentifier) {
+        hold(registration, as: identifier)
+    }
+
+    /// Puts a registration in the table, tracked by its touch log, releasing the one it replaces.
+    private mutating func hold(_ registration: Registration, as identifier: PersistentIdentifier) {
+        // One hashed lookup for the old and the new registration.
+        if let old = byIdentifier.updateValue(registration, forKey: identifier), old.model !== registration.model {
+            release(old)
+        }
+        registration.backing.track(by: touches, as: identifier)
     }
 
     /// Forgets a model deleted from its store by a save or a batch delete: its backing remembers

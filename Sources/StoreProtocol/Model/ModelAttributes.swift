@@ -31,14 +31,26 @@ struct ModelAttributes<Model: PersistentModel>: @unchecked Sendable {
     private let relationshipIndexByName: [String: Int]
     private let relationshipIndexByKeyPath: [AnyKeyPath: Int]
 
-    private static var cache: Locked<[ObjectIdentifier: any Sendable]> { modelAttributesCache }
+    /// The key path of `id`, `nil` when the metadata does not list it (a problem).
+    let idKeyPath: AnyKeyPath?
+
+    /// What the cache holds for `Model`: a class, so that reading it back is a reference
+    /// conversion rather than a dynamic cast of a generic struct (a runtime call that cost a
+    /// fetch about 1,000 instructions each time it was read, callgrind).
+    private final class Cached: @unchecked Sendable {
+        let attributes: ModelAttributes<Model>
+        init(_ attributes: ModelAttributes<Model>) { self.attributes = attributes }
+    }
+
+    private static var cache: Locked<[ObjectIdentifier: any AnyObject & Sendable]> { modelAttributesCache }
 
     /// The attributes of `Model`, read from its metadata the first time and cached.
     static func of(_ type: Model.Type) -> ModelAttributes<Model> {
         let key = ObjectIdentifier(type)
-        if let cached = cache.withLock({ $0[key] }) as? ModelAttributes<Model> { return cached }
+        // Only `of(Model.self)` stores under `Model`'s identifier, and it stores a `Cached`.
+        if let cached = cache.withLock({ $0[key] }) { return unsafeDowncast(cached, to: Cached.self).attributes }
         let made = ModelAttributes()
-        cache.withLock { $0[key] = made }
+        cache.withLock { $0[key] = Cached(made) }
         return made
     }
 
@@ -85,6 +97,7 @@ struct ModelAttributes<Model: PersistentModel>: @unchecked Sendable {
                                                 uniquingKeysWith: { first, _ in first })
         indexByName = Dictionary(attributes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         indexByKeyPath = Dictionary(attributes.enumerated().map { ($1.keyPath as AnyKeyPath, $0) }, uniquingKeysWith: { first, _ in first })
+        idKeyPath = indexByName["id"].map { attributes[$0].keyPath as AnyKeyPath }
     }
 
     /// The stored name of the attribute or relationship a key path names, `nil` when it names
@@ -113,4 +126,4 @@ struct ModelAttributes<Model: PersistentModel>: @unchecked Sendable {
 
 /// The cache of ``ModelAttributes`` per model type; a global because generic types have no
 /// stored statics.
-private let modelAttributesCache = Locked<[ObjectIdentifier: any Sendable]>([:])
+private let modelAttributesCache = Locked<[ObjectIdentifier: any AnyObject & Sendable]>([:])

@@ -49,9 +49,8 @@ public enum SnapshotQuery {
     public static func primaryKey<T: PersistentModel>(selectedBy predicate: Predicate<T>?) -> SnapshotValue? {
         typealias Attribute = PredicateExpressions.KeyPath<PredicateExpressions.Variable<T>, T.ID>
         typealias Constant = PredicateExpressions.Value<T.ID>
-        guard let expression = predicate?.expression,
-              let idKeyPath = ModelAttributes.of(T.self).keyPath(named: "id") else { return nil }
-        func isID(_ attribute: Attribute) -> Bool { attribute.keyPath == idKeyPath as AnyKeyPath }
+        guard let expression = predicate?.expression else { return nil }
+        func isID(_ attribute: Attribute) -> Bool { attribute.keyPath == ModelAttributes.of(T.self).idKeyPath }
         if let equal = expression as? PredicateExpressions.Equal<Attribute, Constant>, isID(equal.lhs) {
             return PersistentIdentifier.primaryKey(equal.rhs.value)
         }

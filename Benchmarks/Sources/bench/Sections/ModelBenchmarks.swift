@@ -66,6 +66,8 @@ enum CallgrindOperation: String, CaseIterable {
     case encode, decode, set, get
     case codableEncode = "codable-encode", codableDecode = "codable-decode"
     case observableSet = "observable-set", observableGet = "observable-get"
+    /// The per-model costs of a context over MemoryStore (ContextCallgrindOperations.swift).
+    case fetchByID = "fetch-by-id", fetchByName = "fetch-by-name", fetchAll = "fetch-all", insertAndSave = "insert-save"
 
     /// Operations per count: enough that the first call's one-time costs (metadata, caches)
     /// vanish in the quotient.
@@ -110,6 +112,8 @@ func runCallgrindMode(_ arguments: [String]) throws {
         callgrindRegionObservableSet(ObservableTrip(record), count)
     case .observableGet:
         blackHole(callgrindRegionObservableGet(ObservableTrip(record), count))
+    case .fetchByID, .fetchByName, .fetchAll, .insertAndSave:
+        try runContextCallgrindOperation(operation, count)
     }
 }
 
