@@ -119,7 +119,7 @@ struct EntityTable: Sendable {
         /// A cell of this column back as a value, `nil` for SQL's `NULL`.
         ///
         /// The common cells are read straight from PostgreSQL's binary format (a big-endian
-        /// `int8`, the bits of a `float8`, one byte of `bool`, the UTF-8 bytes of `text`), which
+        /// `int8`, the bits of a `float8`, one byte of `bool`, the UTF-8 bytes of `text`, the 16 bytes of a `uuid`), which
         /// is what postgres-nio's own decoding does after its generic checks; any other type or
         /// format goes through postgres-nio's `decode`. `ColumnStorageTests` reads every kind back.
         /// - Throws: `DataStoreError` `.corruptStore` when the cell does not read as the column.
@@ -137,6 +137,10 @@ struct EntityTable: Sendable {
                     return bytes.readInteger(as: UInt8.self).map { .bool($0 != 0) }
                 case (.string, .text):
                     return .string(bytes.readString(length: bytes.readableBytes) ?? "")
+                case (.uuid, .uuid) where bytes.readableBytes == 16:
+                    var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+                    bytes.withUnsafeReadableBytes { cell in withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: cell) } }
+                    return .uuid(UUID(uuid: uuid))
                 case (.json, .text):
                     return try EntityTable.parse(bytes.readableBytesView, table: table)
                 default:
@@ -406,7 +410,7 @@ struct EntityTable: Sendable {
                     guard let bytes = cell.bytes else { throw DataStoreError(.corruptStore, "A row of \(qualifiedName) has no primary key.") }
                     pk = try PrimaryKeyText.key(bytes.readableBytesView, table: qualifiedName)
                 case 1:
-                    guard let text = try cell.decode(String?.self) else { continue }
+                    guard cell.bytes != nil, let text = try cell.decode(String?.self) else { continue }
                     guard case .object(let rest) = try Self.parse(text, table: qualifiedName) else {
                         throw DataStoreError(.corruptStore, "A row of \(qualifiedName) has a _rest that is not a JSON object; the table was changed by something else.")
                     }

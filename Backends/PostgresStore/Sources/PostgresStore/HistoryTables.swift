@@ -49,10 +49,16 @@ enum HistoryTables {
     /// parameter `$tx` and the change columns the arrays from parameter `$first` on (as
     /// ``changeArrays(_:)`` binds them).
     static func insertChanges(namespace: String, tx: Int, first: Int) -> String {
+        insertChanges(namespace: namespace, number: "$\(tx)", first: first)
+    }
+
+    /// ``insertChanges(namespace:tx:first:)`` with the transaction number given as an SQL
+    /// expression (a save computes it in the statement that writes the transaction).
+    static func insertChanges(namespace: String, number: String, first: Int) -> String {
         let types = ["bigint", "text", "text", "text", "text", "text"]
         let arrays = types.enumerated().map { "$\(first + $0.offset)::\($0.element)[]" }.joined(separator: ", ")
         return "INSERT INTO \(namespace)._changes (tx, position, kind, entity, pk, updated, tombstone) "
-            + "SELECT $\(tx), c.position, c.kind, c.entity, c.pk, c.updated, c.tombstone "
+            + "SELECT \(number), c.position, c.kind, c.entity, c.pk, c.updated, c.tombstone "
             + "FROM unnest(\(arrays)) AS c(position, kind, entity, pk, updated, tombstone)"
     }
 
@@ -105,7 +111,7 @@ enum HistoryTables {
             }
             tombstone = values
         }
-        return HistoryRecord.Change(kind: kind, entityName: entity, primaryKey: try PrimaryKeyText.key(Array(pk.utf8), table: table),
+        return HistoryRecord.Change(kind: kind, entityName: entity, primaryKey: try PrimaryKeyText.key(pk.utf8, table: table),
                                     updatedAttributes: updated, tombstone: tombstone)
     }
 }

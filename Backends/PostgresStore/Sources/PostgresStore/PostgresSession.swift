@@ -88,12 +88,16 @@ final class PostgresSession: @unchecked Sendable {
     /// durable when it returns: the server flushes its log), `ROLLBACK` when it throws.
     /// - Throws: what `body` throws, or the commit's failure (`DataStoreError`); nothing was
     ///   changed then, except when the connection broke during `COMMIT` (the message says so).
+    ///
+    /// `BEGIN` is sent without waiting for its answer: the statements of `body` follow it on the
+    /// connection in order, and its outcome is checked before the commit.
     func transaction<T>(_ body: (SQLConnection) throws -> T) throws -> T {
         try withConnection { sql in
-            try sql.execute("BEGIN")
+            let begin = sql.send("BEGIN")
             let result: T
             do {
                 result = try body(sql)
+                try sql.wait(begin)
             } catch {
                 try? sql.execute("ROLLBACK")
                 throw error
@@ -119,10 +123,32 @@ struct SQLConnection {
     /// - Throws: `DataStoreError` (see ``PostgresErrors/map(_:server:doing:)``).
     @discardableResult
     func query(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> PostgresQueryResult {
+        try wait(send(sql, binds))
+    }
+
+    /// A statement sent and not waited for yet (``send(_:_:)``).
+    struct Sent {
+        let answer: EventLoopFuture<PostgresQueryResult>
+        let sql: String
+    }
+
+    /// Sends a statement without waiting for its answer. Statements sent one after the other run
+    /// in that order on the connection; the event loop sends each as soon as the one before is
+    /// answered, so a save's statements cost the caller one wait instead of one per statement.
+    /// Every statement sent is waited for (``wait(_:)``) before the transaction ends, so that
+    /// its failure is seen.
+    func send(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) -> Sent {
+        Sent(answer: connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger), sql: sql)
+    }
+
+    /// A sent statement's rows.
+    /// - Throws: `DataStoreError` (see ``PostgresErrors/map(_:server:doing:)``).
+    @discardableResult
+    func wait(_ statement: Sent) throws -> PostgresQueryResult {
         do {
-            return try Self.wait(for: connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger), closing: connection, server: server)
+            return try Self.wait(for: statement.answer, closing: connection, server: server)
         } catch {
-            throw PostgresErrors.map(error, server: server, doing: "run `\(sql.prefix(120))`")
+            throw PostgresErrors.map(error, server: server, doing: "run `\(statement.sql.prefix(120))`")
         }
     }
 

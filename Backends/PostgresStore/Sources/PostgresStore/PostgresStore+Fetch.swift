@@ -32,6 +32,17 @@ extension PostgresStore {
         var count = 0
     }
 
+    /// The first two cells of a row: whether the store is of the generation the statement
+    /// names, and whether inexact rows exist. Cell by cell: a tuple decode instantiates generic
+    /// metadata at run time.
+    static func checks(_ row: PostgresRow) throws -> (current: Bool, inexact: Bool) {
+        var cells = row.makeIterator()
+        guard let current = cells.next(), let inexact = cells.next() else {
+            throw DataStoreError(.corruptStore, "A fetch's answer has no checks; the server answered another statement.")
+        }
+        return (try current.decode(Bool?.self) == true, try inexact.decode(Bool.self))
+    }
+
     /// Runs a request: pushed down whole when it renders, else candidates and memory.
     func select<T: PersistentModel>(_ request: DataStoreFetchRequest<T>, table: EntityTable, countOnly: Bool) throws -> Selection {
         var generation = try requireMigrated()
@@ -118,19 +129,17 @@ extension PostgresStore {
                 let result = try sql.query(
                     "SELECT \(checks(generationParameter)), \(selectList) FROM \(tableName) WHERE \(whereText) ORDER BY \(orderText)\(page)", statement)
                 var snapshots: [DefaultSnapshot] = []
+                snapshots.reserveCapacity(result.count)
                 var current = false, inexact = false
                 for row in result {
-                    let (isCurrent, isInexact) = try row.decode((Bool?, Bool).self)
-                    current = isCurrent == true
-                    inexact = isInexact
+                    // The checks are uncorrelated subqueries: every row has the same values.
+                    if snapshots.isEmpty { (current, inexact) = try Self.checks(row) }
                     snapshots.append(try table.snapshot(from: row, at: 2))
                 }
                 var alone = PostgresBindings()
                 alone.append(generation)
                 if snapshots.isEmpty, let row = try sql.query("SELECT \(checks("$1"))", alone).first {
-                    let (isCurrent, isInexact) = try row.decode((Bool?, Bool).self)
-                    current = isCurrent == true
-                    inexact = isInexact
+                    (current, inexact) = try Self.checks(row)
                 }
                 if !current { generation = try refreshGeneration(sql); continue }
                 if inexact { break }

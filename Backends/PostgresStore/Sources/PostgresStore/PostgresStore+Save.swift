@@ -25,6 +25,11 @@ extension PostgresStore {
     /// constraint checks of concurrent inserts see each other's rows. Taking it is the save's
     /// first statement, which also reads the counter: no round trip of its own.
     ///
+    /// **Round trips.** The statements that write are sent one after the other without waiting
+    /// for each answer (the connection runs them in order), and the transaction's number is
+    /// computed by the statement that records it, from the counter read under the lock: a save of
+    /// new models (the common save) costs the caller two waits, its statements and the commit.
+    ///
     /// - Throws: `DataStoreError` `.readOnly`; `.unknownEntity`; `.constraintViolation` when an
     ///   update would give two rows the same unique values; `.ioFailure` when the server cannot be
     ///   reached or the connection breaks (the message says whether the commit may have
@@ -41,42 +46,49 @@ extension PostgresStore {
         }
         // New models of entities without unique constraints (the common save): written without
         // reading stored rows first, `ON CONFLICT (_pk) DO NOTHING`; should one exist after all,
-        // the transaction is rolled back and the save made again the general way.
+        // or the store have been migrated by another process meanwhile, the transaction is rolled
+        // back and the save made again the general way.
         let onlyNewRows = request.updated.isEmpty && request.deleted.isEmpty
             && request.inserted.allSatisfy { tables[$0.persistentIdentifier.entityName]?.uniqueConstraintCount == 0 }
         if onlyNewRows {
             do {
                 return try save(request, expectedGeneration: expectedGeneration, readingStoredRows: false)
-            } catch is StoredRowFound {
-                // An inserted model's id is stored: an update, which the general way makes.
+            } catch is NewRowsAssumptionFailed {
+                // An inserted model's id is stored (an update, which the general way makes), or
+                // the generation changed (which the general way checks before it writes).
             }
         }
         return try save(request, expectedGeneration: expectedGeneration, readingStoredRows: true)
     }
 
-    /// Thrown (and caught by ``save(_:)``) when a save that assumed new rows found a stored one.
-    struct StoredRowFound: Error {}
+    /// Thrown (and caught by ``save(_:)``) when a save that assumed new rows of an unchanged
+    /// generation found a stored row, or another generation.
+    struct NewRowsAssumptionFailed: Error {}
 
     /// A save in one transaction; `readingStoredRows: false` assumes that no inserted model is
-    /// stored (throwing ``StoredRowFound`` when one is, which rolls the transaction back).
+    /// stored and that the generation is `expectedGeneration` (throwing
+    /// ``NewRowsAssumptionFailed`` when not, which rolls the transaction back).
     func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>, expectedGeneration: Int64,
               readingStoredRows: Bool) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
         let ordered = !configuration.unorderedHistoryNumbersForTesting
         return try session.transaction { sql in
-            let (generation, lastNumber, expiredThrough) = try readStoreRow(sql, forUpdate: ordered)
-            if generation != expectedGeneration { try refreshGeneration(sql) }
+            let storeRowRead = sendStoreRowRead(sql, forUpdate: ordered)
 
             // The stored rows this save can touch, into a table of their own.
             var partial = SnapshotTable(schema: schema, keepsAttributeIndexes: false)
             var existed: Set<PersistentIdentifier> = []
             if readingStoredRows {
+                if try storeRow(sql.wait(storeRowRead)).generation != expectedGeneration { try refreshGeneration(sql) }
                 for snapshot in try storedRows(touchedBy: request, sql) {
                     try partial.write(snapshot)
                     existed.insert(snapshot.persistentIdentifier)
                 }
             }
             let outcome = try partial.apply(request, storeIdentifier: identifier)
-            guard !outcome.changes.isEmpty else { return outcome.result }
+            guard !outcome.changes.isEmpty else {
+                _ = try storeRow(sql.wait(storeRowRead))
+                return outcome.result
+            }
 
             // Each changed row's final state, written once: per entity one DELETE, one UPDATE and
             // one INSERT of all its rows (inserts take the next insertion sequences in the order
@@ -98,44 +110,56 @@ extension PostgresStore {
                 case (false, nil): break
                 }
             }
+            // Sent without waiting, in order; the inserts' counts are checked once all are
+            // answered. `inserting` names the entity of an insert's count.
+            var statements: [(sent: SQLConnection.Sent, inserting: String?)] = []
             for entityName in entityOrder {
                 guard let write = writes[entityName] else { continue }
                 let table = try table(entityName)
                 if !write.deletes.isEmpty {
                     var binds = PostgresBindings()
                     binds.append(write.deletes)
-                    try sql.execute("DELETE FROM \(table.qualifiedName) WHERE _pk = ANY($1::text[])", binds)
+                    statements.append((sql.send("DELETE FROM \(table.qualifiedName) WHERE _pk = ANY($1::text[])", binds), nil))
                 }
-                try updateRows(write.updates, in: table, sql)
-                let inserted = try insertRows(write.inserts, into: table, sql)
-                if inserted < write.inserts.count {
-                    guard readingStoredRows else { throw StoredRowFound() }
-                    // Under the lock every stored row the save names was read: only a writer
-                    // that does not take the lock (another program) can have stored it meanwhile.
-                    throw DataStoreError(.constraintViolation,
-                        "A model this save inserts was stored in \(table.qualifiedName) by a writer that does not take the store's lock; nothing was saved.")
-                }
+                statements += try sendUpdates(write.updates, in: table, sql).map { ($0, nil) }
+                statements += try sendInserts(write.inserts, into: table, sql).map { ($0, entityName) }
             }
 
-            // The history transaction.
-            let number: Int64
-            if ordered {
-                number = lastNumber + 1
-            } else {
-                number = try sql.query("SELECT nextval(\(SQLName.regclass(namespace + "._history_seq")))").first!.decode(Int64.self)
-            }
-            // One statement: the transaction, its changes, the counter, and the notification
+            // The history transaction, in one statement: its number (the counter read under the
+            // lock, plus one), the transaction, its changes, the counter, and the notification
             // (delivered on commit).
-            let record = HistoryRecord(transactionNumber: number, author: request.editingState.author, timestamp: Date(), changes: outcome.changes)
+            let record = HistoryRecord(transactionNumber: 0, author: request.editingState.author, timestamp: Date(), changes: outcome.changes)
             var binds = historyBinds(record)
             binds.append(notificationChannel)
-            binds.append(String(number))
             for column in try HistoryTables.changeArrays(record.changes).columns { binds.append(column) }
-            try sql.execute("""
-                WITH h AS (INSERT INTO \(namespace)._history (tx, ts, author, bundle, process) VALUES ($1, $2, $3, $4, $5)), \
-                c AS (\(HistoryTables.insertChanges(namespace: namespace, tx: 1, first: 8))), \
-                s AS (UPDATE \(namespace)._store SET last_tx = GREATEST(last_tx, $1) WHERE id = 1) SELECT pg_notify($6, $7)
+            let next = ordered ? "SELECT last_tx + 1 AS tx FROM \(namespace)._store WHERE id = 1"
+                : "SELECT nextval(\(SQLName.regclass(namespace + "._history_seq"))) AS tx"
+            let history = sql.send("""
+                WITH n AS MATERIALIZED (\(next)), \
+                h AS (INSERT INTO \(namespace)._history (tx, ts, author, bundle, process) SELECT n.tx, $1, $2, $3, $4 FROM n), \
+                c AS (\(HistoryTables.insertChanges(namespace: namespace, number: "(SELECT tx FROM n)", first: 6))), \
+                s AS (UPDATE \(namespace)._store SET last_tx = GREATEST(last_tx, (SELECT tx FROM n)) WHERE id = 1) \
+                SELECT pg_notify($5, n.tx::text) FROM n
                 """, binds)
+
+            // The answers, in the order sent (a failed statement fails those after it): the
+            // generation first (a migration by another process makes the writes fail or mean
+            // something else), then each statement's.
+            let (generation, _, expiredThrough) = try storeRow(sql.wait(storeRowRead))
+            if !readingStoredRows && generation != expectedGeneration { throw NewRowsAssumptionFailed() }
+            var inserted: [String: Int] = [:]
+            for statement in statements {
+                let answer = try sql.wait(statement.sent)
+                if let entityName = statement.inserting { inserted[entityName, default: 0] += Int(try answer.first?.decode(Int64.self) ?? 0) }
+            }
+            for entityName in entityOrder where (inserted[entityName] ?? 0) < writes[entityName]?.inserts.count ?? 0 {
+                guard readingStoredRows else { throw NewRowsAssumptionFailed() }
+                // Under the lock every stored row the save names was read: only a writer that
+                // does not take the lock (another program) can have stored it meanwhile.
+                throw DataStoreError(.constraintViolation,
+                    "A model this save inserts was stored in \(try table(entityName).qualifiedName) by a writer that does not take the store's lock; nothing was saved.")
+            }
+            try sql.wait(history)
             try applyRetention(sql, expiredThrough: expiredThrough)
             return outcome.result
         }
@@ -179,12 +203,11 @@ extension PostgresStore {
     /// How many rows one statement writes: the arrays of 5,000 rows stay a few hundred kilobytes.
     static let rowsPerStatement = 5_000
 
-    /// Inserts new rows with the next insertion sequences, in their order: `INSERT … SELECT …
-    /// FROM unnest(…)` with one array parameter per column (``ColumnArrays``), one statement per
-    /// ``rowsPerStatement`` rows. A row whose primary key is stored is skipped (`ON CONFLICT
-    /// DO NOTHING`); returns how many were inserted.
-    @discardableResult
-    func insertRows(_ rows: [DefaultSnapshot], into table: EntityTable, _ sql: SQLConnection) throws -> Int {
+    /// Sends the inserts of new rows with the next insertion sequences, in their order: `INSERT
+    /// … SELECT … FROM unnest(…)` with one array parameter per column (``ColumnArrays``), one
+    /// statement per ``rowsPerStatement`` rows. A row whose primary key is stored is skipped
+    /// (`ON CONFLICT DO NOTHING`); each statement answers how many it inserted, as one `bigint`.
+    func sendInserts(_ rows: [DefaultSnapshot], into table: EntityTable, _ sql: SQLConnection) throws -> [SQLConnection.Sent] {
         let columns = ["_pk"] + table.rowColumns
         let aliases = columns.indices.map { "c\($0)" }
         // `nextval` runs once per row, in the order unnest gives the rows: the order of `rows`.
@@ -192,34 +215,46 @@ extension PostgresStore {
         let statement = "INSERT INTO \(table.qualifiedName) (_pk, _seq, \(table.rowColumns.joined(separator: ", "))) "
             + "SELECT \(selected.joined(separator: ", ")) FROM \(table.unnest) AS v(\(aliases.joined(separator: ", "))) "
             + "ON CONFLICT (_pk) DO NOTHING RETURNING 1"
-        var inserted = 0
+        var sent: [SQLConnection.Sent] = []
         for start in stride(from: 0, to: rows.count, by: Self.rowsPerStatement) {
             var arrays = ColumnArrays(elementTypes: [.text] + table.rowElementTypes)
             for row in rows[start..<min(rows.count, start + Self.rowsPerStatement)] {
                 arrays.bind(try PrimaryKeyText.text(row.persistentIdentifier.primaryKey))
                 try table.bindRow(row.values, into: &arrays)
             }
-            let counted = try sql.query("WITH inserted AS (\(statement)) SELECT count(*) FROM inserted", arrays.bindings)
-            inserted += Int(try counted.first?.decode(Int64.self) ?? 0)
+            sent.append(sql.send("WITH inserted AS (\(statement)) SELECT count(*) FROM inserted", arrays.bindings))
         }
-        return inserted
+        return sent
     }
 
-    /// Writes stored rows' new values: `UPDATE … FROM unnest(…)` matching the primary keys, one
-    /// statement per ``rowsPerStatement`` rows.
-    func updateRows(_ rows: [DefaultSnapshot], in table: EntityTable, _ sql: SQLConnection) throws {
+    /// Sends the writes of stored rows' new values: `UPDATE … FROM unnest(…)` matching the
+    /// primary keys, one statement per ``rowsPerStatement`` rows.
+    func sendUpdates(_ rows: [DefaultSnapshot], in table: EntityTable, _ sql: SQLConnection) throws -> [SQLConnection.Sent] {
         let aliases = (0...table.rowColumns.count).map { "c\($0)" }
         let assignments = table.rowColumns.enumerated().map { "\($0.element) = v.c\($0.offset + 1)" }
         let statement = "UPDATE \(table.qualifiedName) AS t SET \(assignments.joined(separator: ", ")) "
             + "FROM \(table.unnest) AS v(\(aliases.joined(separator: ", "))) WHERE t._pk = v.c0"
+        var sent: [SQLConnection.Sent] = []
         for start in stride(from: 0, to: rows.count, by: Self.rowsPerStatement) {
             var arrays = ColumnArrays(elementTypes: [.text] + table.rowElementTypes)
             for row in rows[start..<min(rows.count, start + Self.rowsPerStatement)] {
                 arrays.bind(try PrimaryKeyText.text(row.persistentIdentifier.primaryKey))
                 try table.bindRow(row.values, into: &arrays)
             }
-            try sql.execute(statement, arrays.bindings)
+            sent.append(sql.send(statement, arrays.bindings))
         }
+        return sent
+    }
+
+    /// ``sendInserts(_:into:_:)``, waited for: how many rows were inserted.
+    @discardableResult
+    func insertRows(_ rows: [DefaultSnapshot], into table: EntityTable, _ sql: SQLConnection) throws -> Int {
+        try sendInserts(rows, into: table, sql).reduce(0) { $0 + Int(try sql.wait($1).first?.decode(Int64.self) ?? 0) }
+    }
+
+    /// ``sendUpdates(_:in:_:)``, waited for.
+    func updateRows(_ rows: [DefaultSnapshot], in table: EntityTable, _ sql: SQLConnection) throws {
+        for statement in try sendUpdates(rows, in: table, sql) { try sql.wait(statement) }
     }
 
     /// Removes every row and all history. The erase takes a transaction number of its own and
@@ -242,10 +277,10 @@ extension PostgresStore {
     /// The `NOTIFY` channel of this store's saves.
     var notificationChannel: String { "postgresstore_" + identifier.lowercased().replacingOccurrences(of: "-", with: "") }
 
-    /// A history record's `_history` columns as parameters $1…$5: tx, ts, author, bundle, process.
+    /// A history record's `_history` columns but its number as parameters $1…$4: ts, author,
+    /// bundle, process (a save computes the number in the statement that writes the record).
     func historyBinds(_ record: HistoryRecord) -> PostgresBindings {
         var binds = PostgresBindings()
-        binds.append(record.transactionNumber)
         binds.append(record.timestamp.timeIntervalSince1970)
         binds.append(record.author)
         binds.append(record.bundleIdentifier)

@@ -166,7 +166,16 @@ public final class PostgresStore: DataStore, HistoryProviding, @unchecked Sendab
 
     /// The generation, the history counter and the watermark; `forUpdate` locks the row.
     func readStoreRow(_ sql: SQLConnection, forUpdate: Bool) throws -> (generation: Int64, lastNumber: Int64, expiredThrough: Int64) {
-        let rows = try sql.query("SELECT generation, last_tx, expired_through FROM \(namespace)._store WHERE id = 1\(forUpdate ? " FOR UPDATE" : "")")
+        try storeRow(sql.wait(sendStoreRowRead(sql, forUpdate: forUpdate)))
+    }
+
+    /// Sends ``readStoreRow(_:forUpdate:)``'s statement without waiting; ``storeRow(_:)`` reads its answer.
+    func sendStoreRowRead(_ sql: SQLConnection, forUpdate: Bool) -> SQLConnection.Sent {
+        sql.send("SELECT generation, last_tx, expired_through FROM \(namespace)._store WHERE id = 1\(forUpdate ? " FOR UPDATE" : "")")
+    }
+
+    /// The answer of ``sendStoreRowRead(_:forUpdate:)``.
+    func storeRow(_ rows: PostgresQueryResult) throws -> (generation: Int64, lastNumber: Int64, expiredThrough: Int64) {
         guard let row = rows.first else { throw DataStoreError(.corruptStore, "The table _store of \(configuration.name) is empty.") }
         let (generation, lastNumber, expiredThrough) = try row.decode((Int64, Int64, Int64).self)
         return (generation, lastNumber, expiredThrough)

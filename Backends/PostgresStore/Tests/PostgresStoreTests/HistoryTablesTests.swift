@@ -24,7 +24,8 @@ struct HistoryTablesTests {
             let record = HistoryRecord(transactionNumber: number, author: "test", timestamp: Date(timeIntervalSince1970: 1), changes: recorded)
             try store.session.transaction { sql in
                 var binds = store.historyBinds(record)
-                try sql.execute("INSERT INTO \(store.namespace)._history (tx, ts, author, bundle, process) VALUES ($1, $2, $3, $4, $5)", binds)
+                binds.append(number)
+                try sql.execute("INSERT INTO \(store.namespace)._history (tx, ts, author, bundle, process) VALUES ($5, $1, $2, $3, $4)", binds)
                 binds = PostgresBindings()
                 binds.append(number)
                 for column in try HistoryTables.changeArrays(record.changes).columns { binds.append(column) }

@@ -94,6 +94,22 @@ struct InPlaceMigrationTests {
         }
     }
 
+    @Test("A save of new models by a store opened before another process migrated it: refused, nothing written")
+    func aSaveAfterAMigrationElsewhereIsRefused() throws {
+        let configuration = try seeded()
+        // Opened at the old generation; its saves of new models write without reading stored
+        // rows first, and must still see the migration before anything is kept.
+        let old = ModelContext(try open(configuration, PGTripV1.self))
+        _ = try ModelContext(try open(configuration, PGTripV2.self)).fetchCount(FetchDescriptor<PGTripV2>())
+        old.insert(PGTripV1(name: "late", score: 1, stops: 1))
+        let refusal = #expect(throws: DataStoreError.self) { try old.save() }
+        #expect(refusal?.code == .incompatibleSchema)
+        // Said as a migration (the generation read under the lock), not as a column gone.
+        #expect(refusal?.message.contains("holds data of another schema") == true, "\(String(describing: refusal))")
+        let titles = try ModelContext(try open(configuration, PGTripV2.self)).fetch(FetchDescriptor<PGTripV2>()).map(\.title)
+        #expect(Set(titles) == Set(Self.scores.keys))
+    }
+
     @Test("Rename, removal and an added attribute with a default: ALTER TABLE, values exact, queries right")
     func lightweightChangesAlterTheTable() async throws {
         let configuration = try seeded()
