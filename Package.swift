@@ -137,8 +137,9 @@ let package = Package(
         // the swift-syntax package (see `swiftSyntaxSource` above).
         macroKitTarget,
         macroTarget,
-        // The umbrella module: `@_exported import StoreProtocol` and the macro declarations.
-        .target(name: "DataStores", dependencies: ["StoreProtocol", "DataStoresMacros"], swiftSettings: swiftSettings),
+        // The umbrella module: `@_exported import StoreProtocol`, the macro declarations, and
+        // ModelConfiguration, which picks the JSON or memory store.
+        .target(name: "DataStores", dependencies: ["StoreProtocol", "DataStoresMacros", "JSONStore", "MemoryStore"], swiftSettings: swiftSettings),
         // For backend authors: rows in memory, history in memory, the exact JSON of snapshot values,
         // the code stores built on them share.
         .target(name: "StoreBuildingBlocks", dependencies: ["StoreProtocol"], swiftSettings: swiftSettings),

@@ -14,6 +14,8 @@ import StoreTestSupport
 //                                                                kill WRITERS writers (1) on one store ROUNDS times;
 //                                                                check every store; sabotage: writers acknowledge early
 //   StoreTestHelper stress-write json|log PATH SEED [sabotage]   a writer the stress rounds kill
+//   StoreTestHelper default-store write AUTHOR PAYLOAD...        records in the default store; "store PATH", "wrote N"
+//   StoreTestHelper default-store read                           "record AUTHOR PAYLOAD" for each, sorted
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -99,9 +101,14 @@ do {
     case "stress-write" where (5...6).contains(arguments.count):
         guard let seed = UInt64(arguments[4]) else { fail("SEED is a number") }
         try stressWrite(kind: arguments[2], path: arguments[3], seed: seed, sabotage: arguments.count == 6 && arguments[5] == "sabotage")
+    case "default-store" where arguments.count >= 4 && arguments[2] == "write":
+        try defaultStoreWrite(author: arguments[3], payloads: Array(arguments.dropFirst(4)))
+    case "default-store" where arguments.count == 3 && arguments[2] == "read":
+        try defaultStoreRead()
     default:
         fail("usage: StoreTestHelper write json|log PATH AUTHOR SAVES BATCHSIZE | read json|log PATH | change json PATH PAYLOAD | add-note json PATH TITLE"
-             + " | stress json|log DIRECTORY ROUNDS [WRITERS] [sabotage] | stress-write json|log PATH SEED [sabotage]")
+             + " | stress json|log DIRECTORY ROUNDS [WRITERS] [sabotage] | stress-write json|log PATH SEED [sabotage]"
+             + " | default-store write AUTHOR PAYLOAD... | default-store read")
     }
 } catch {
     fail("error: \(error)")

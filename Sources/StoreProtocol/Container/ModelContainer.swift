@@ -39,9 +39,12 @@ public final class ModelContainer: Sendable {
         try schema.validate()
         guard !configurations.isEmpty else {
             throw DataStoreError(.invalidSchema,
-                "A ModelContainer needs at least one store configuration, such as MemoryStoreConfiguration().")
+                "A ModelContainer needs at least one store configuration, such as ModelConfiguration() (import DataStores) "
+                + "or MemoryStoreConfiguration(); ModelContainer(for:) with no configurations argument opens the default store.")
         }
         func open<C: DataStoreConfiguration>(_ configuration: C) throws -> any DataStore {
+            // A configuration that stands for another (ModelConfiguration) opens that one's store.
+            if let standIn = configuration as? any ResolvingStoreConfiguration { return try open(standIn.resolvedConfiguration()) }
             var configuration = configuration
             if configuration.schema == nil { configuration.schema = schema }
             return try C.Store(configuration)
