@@ -1,5 +1,4 @@
 import DataStores
-import MemoryStore
 import Testing
 
 // The first example of README.md, as written there (`Tools/docs/check-samples.py` checks that the
@@ -24,7 +23,7 @@ final class Trip {
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
 
-let container = try ModelContainer(for: Trip.self, configurations: MemoryStoreConfiguration())
+let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
 let context = ModelContext(container)
 let start = try container.currentHistoryToken()
 
