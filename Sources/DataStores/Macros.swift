@@ -97,3 +97,27 @@ public macro Unique<T>(_ constraints: [PartialKeyPath<T>]...) = #externalMacro(m
 /// store may keep. `#Index<Trip>([\.name], [\.startDate, \.endDate])`.
 @freestanding(declaration)
 public macro Index<T>(_ indices: [PartialKeyPath<T>]...) = #externalMacro(module: "DataStoresMacros", type: "SchemaConstraintMacro")
+
+/// Makes an actor a ``ModelActor``, as SwiftData's `@ModelActor` does: it owns a context of its
+/// own and runs on that context's executor, for background work such as a batch import.
+///
+/// ```swift
+/// @ModelActor
+/// actor TripImporter {
+///     func importTrip(named name: String) throws -> PersistentIdentifier {
+///         let trip = Trip(name: name)
+///         modelContext.insert(trip)
+///         try modelContext.save()
+///         return trip.persistentModelID
+///     }
+/// }
+/// ```
+///
+/// The macro adds `modelContainer`, `modelExecutor` (a ``DefaultSerialModelExecutor`` on a
+/// new ``ModelContext`` of the container) and `init(modelContainer:)`; the ``ModelActor``
+/// conformance adds `modelContext` and `subscript(_:as:)`. Stored properties of the actor need
+/// initial values: the generated initializer sets only those three. Applied to anything but an
+/// actor, the compiler refuses with a message that says so.
+@attached(member, names: named(modelExecutor), named(modelContainer), named(init))
+@attached(extension, conformances: ModelActor)
+public macro ModelActor() = #externalMacro(module: "DataStoresMacros", type: "ModelActorMacro")

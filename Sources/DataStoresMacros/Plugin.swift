@@ -8,6 +8,7 @@ var dataStoresMacros: [String: any Macro.Type] {
         "PersistedPropertyMacro": PersistedPropertyMacro.self,
         "MarkerMacro": MarkerMacro.self,
         "SchemaConstraintMacro": SchemaConstraintMacro.self,
+        "ModelActorMacro": ModelActorMacro.self,
     ]
 }
 

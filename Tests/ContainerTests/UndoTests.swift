@@ -141,6 +141,76 @@ import Testing
         #expect(try stored() == ["Chile: ", "Iceland: Geysir", "Peru in May: "])
     }
 
+    /// Issue 31: a new model whose only link is its own to-one to a saved, unchanged model
+    /// (`reef.voyage = tahiti`) is a change: an undo right after it undoes it, not the group
+    /// before (the saved insert of Tahiti, which the next save then deleted).
+    @Test func anUndoRightAfterANewModelRefersToASavedOneUndoesThat() throws {
+        let tahiti = SuiteVoyage(name: "Tahiti")
+        context.insert(tahiti)
+        try context.save()
+        let reef = SuiteBucketItem(title: "Reef")
+        reef.voyage = tahiti
+        let undoManager = try #require(context.undoManager)
+        undoManager.undo()
+        try context.save()
+        #expect(try stored() == ["Chile: ", "Iceland: Geysir", "Tahiti: "], "Tahiti stays; the reef is not saved")
+        undoManager.redo()
+        try context.save()
+        #expect(try stored() == ["Chile: ", "Iceland: Geysir", "Tahiti: Reef"])
+    }
+
+    /// Issue 31: the same link, saved without undo: the new model is inserted with the stored
+    /// one it refers to, as SwiftData inserts a model's graph.
+    @Test func aNewModelReferringToASavedOneIsSaved() throws {
+        let reef = SuiteBucketItem(title: "Reef")
+        reef.voyage = chile
+        try context.save()
+        #expect(try stored() == ["Chile: Reef", "Iceland: Geysir"])
+    }
+
+    /// Issue 31: undoing the insert of a new related model (appended to a saved model's to-many)
+    /// keeps it out of the next save: its to-one still names the voyage, and the voyage's next
+    /// pass over its referrers inserted it again.
+    @Test func anUndoneRelatedInsertStaysUndoneAtTheNextSave() throws {
+        iceland.bucketList.append(SuiteBucketItem(title: "Lagoon"))
+        let undoManager = try #require(context.undoManager)
+        undoManager.undo()
+        #expect(iceland.bucketList.map(\.title) == ["Geysir"])
+        try context.save()
+        #expect(try stored() == ["Chile: ", "Iceland: Geysir"])
+        undoManager.redo()
+        try context.save()
+        #expect(try stored() == ["Chile: ", "Iceland: Geysir,Lagoon"])
+    }
+
+    /// Undo across saves: each save closes a group, and undo walks back through saved groups,
+    /// each undone change then saved as a change of its own.
+    @Test func undoWalksBackAcrossSaves() throws {
+        let peru = SuiteVoyage(name: "Peru")
+        context.insert(peru)
+        try context.save()
+        peru.name = "Peru in May"
+        try context.save()
+        context.delete(chile)
+        try context.save()
+        #expect(try stored() == ["Iceland: Geysir", "Peru in May: "])
+        let undoManager = try #require(context.undoManager)
+        undoManager.undo()
+        try context.save()
+        #expect(try stored() == ["Chile: ", "Iceland: Geysir", "Peru in May: "])
+        undoManager.undo()
+        try context.save()
+        #expect(try stored() == ["Chile: ", "Iceland: Geysir", "Peru: "])
+        undoManager.undo()
+        try context.save()
+        #expect(try stored() == ["Chile: ", "Iceland: Geysir"])
+        #expect(!undoManager.canUndo)
+        undoManager.redo()
+        undoManager.redo()
+        try context.save()
+        #expect(try stored() == ["Chile: ", "Iceland: Geysir", "Peru in May: "])
+    }
+
     /// A change made after an undo, not yet in a group, takes the place of what could be redone:
     /// redo then does nothing, as a change recorded after an undo clears the redo stack.
     @Test func aRedoRightAfterAChangeRedoesNothing() throws {

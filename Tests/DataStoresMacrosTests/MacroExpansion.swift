@@ -28,6 +28,7 @@ struct MacroExpansion {
             "Transient": MacroSpec(type: MarkerMacro.self),
             "Unique": MacroSpec(type: SchemaConstraintMacro.self),
             "Index": MacroSpec(type: SchemaConstraintMacro.self),
+            "ModelActor": MacroSpec(type: ModelActorMacro.self, conformances: ["ModelActor"]),
         ]
         let context = BasicMacroExpansionContext(sourceFiles: [file: .init(moduleName: "Models", fullFilePath: "Models.swift")])
         let expanded = file.expand(macroSpecs: specs, contextGenerator: { BasicMacroExpansionContext(sharingWith: context, lexicalContext: $0.allMacroLexicalContexts()) }, indentationWidth: .spaces(4))

@@ -11,6 +11,8 @@ public final class ModelContainer: Sendable {
     /// The stores, in the order of their configurations.
     public let stores: [any DataStore]
     private let storeIndexByEntity: [String: Int]
+    /// The ``mainContext``, once made.
+    let mainContextStorage = MainContextStorage()
 
     /// Opens a store for each configuration, migrating each whose recorded schema differs.
     /// - Throws: ``DataStoreError/Code/invalidSchema`` when the models' metadata does not fit them

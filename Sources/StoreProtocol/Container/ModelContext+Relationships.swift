@@ -138,7 +138,10 @@ extension ModelContext {
     /// inserted) is found too: the setter told `parent`'s backing.
     @discardableResult
     func insertRelatedModels(from start: [Registration]? = nil) -> [ModelContextError] {
-        var pending = (start ?? registrations.mayHaveChanged()).filter {
+        // Without a start: what changed, and stored models that new models now refer to
+        // through their to-one (settled, these are not among what changed).
+        let referred = start == nil ? registrations.touches.drainReferred().compactMap { registrations[$0] } : []
+        var pending = ((start ?? registrations.mayHaveChanged()) + referred).filter {
             $0.state != .deleted && (!$0.entity.relationships.isEmpty || !$0.backing.referrers.isEmpty)
         }
         var refusals: [ModelContextError] = []

@@ -48,6 +48,7 @@ extension ModelContext {
         let registration = Registration(model: model, entity: entity, baseline: nil, state: .inserted, order: takeOrder())
         registrations[id] = registration
         if !entity.relationships.isEmpty { insertRelatedModels(from: [registration]) }
+        autosave.changeWasMade()
     }
 
 
@@ -62,6 +63,7 @@ extension ModelContext {
                 registration.state = .deleted
                 registration.deleteOrder = takeOrder()
                 registrations.unsettle(id)
+                autosave.changeWasMade()
             case .deleted: break
             }
             return
@@ -71,6 +73,7 @@ extension ModelContext {
         let registration = Registration(model: model, entity: entity, baseline: values, state: .deleted, order: takeOrder())
         registration.deleteOrder = registration.order
         registrations[id] = registration
+        autosave.changeWasMade()
     }
 
     /// Deletes every stored model of a type that a predicate selects, in one transaction, and

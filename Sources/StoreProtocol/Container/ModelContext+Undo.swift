@@ -57,6 +57,7 @@ public final class ModelUndoManager {
         guard let context, let group = undoGroups.popLast() else { return }
         context.apply(group.reversed().map { ($0, $0.before) })
         redoGroups.append(group)
+        context.autosave.changeWasMade()
     }
 
     /// Applies the last undone group again; nothing when there is none. The open group is closed
@@ -66,6 +67,7 @@ public final class ModelUndoManager {
         guard let context, let group = redoGroups.popLast() else { return }
         context.apply(group.map { ($0, $0.after) })
         undoGroups.append(group)
+        context.autosave.changeWasMade()
     }
 
     /// Forgets every group.
@@ -224,6 +226,17 @@ extension ModelContext {
         undo = recorder
     }
 
+    /// A model whose insert is undone keeps its values (its to-one still names the related
+    /// model), but is no longer a new model that refers to it: the next pass over the related
+    /// model's referrers would insert it again (``insertRelatedModels(from:)``).
+    private func forgetAsReferrer(_ model: any PersistentModel, _ entity: Schema.Entity) {
+        for relationship in entity.relationships where !relationship.isToMany {
+            for member in entity.relationshipAccess[relationship.name]?.members(model) ?? [] {
+                member.persistentBackingData.referrers[ObjectIdentifier(model)] = nil
+            }
+        }
+    }
+
     /// Sets each model to its target state as pending changes, then its relationships to the
     /// models its target values name (fetched when the context does not hold them).
     ///
@@ -240,6 +253,7 @@ extension ModelContext {
             registrations.unsettle(id)
             switch target {
             case .absent:
+                forgetAsReferrer(change.model, change.entity)
                 if let registration, stored {
                     registration.state = .deleted
                     registration.deleteOrder = takeOrder()

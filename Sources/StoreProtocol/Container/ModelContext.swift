@@ -43,6 +43,8 @@ public final class ModelContext {
     var secondInstances: [Registration] = []
     /// Models of another container inserted here; `save()` throws for them.
     var foreignInserts: [ModelContextError] = []
+    /// Whether and when the context saves by itself (``autosaveEnabled``).
+    let autosave = AutosaveState()
 
     /// A context on `container`'s stores, holding no model yet. Cheap: make one per task.
     public init(_ container: ModelContainer) {

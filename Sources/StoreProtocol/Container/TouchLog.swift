@@ -6,6 +6,7 @@ import Foundation
 /// context that meets the model (``ModelOwner``).
 final class TouchLog {
     private let identifiers = Locked<[PersistentIdentifier]>([])
+    private let referred = Locked<[PersistentIdentifier]>([])
     /// The context's ``ModelContext/editingID``.
     let context: UUID
     /// The context's author, for messages.
@@ -18,8 +19,27 @@ final class TouchLog {
         self.container = container
     }
 
+    /// The context's autosave, told of each change (``ModelContext/autosaveEnabled``).
+    weak var autosave: AutosaveState?
+
     func append(_ identifier: PersistentIdentifier) {
         identifiers.withLock { $0.append(identifier) }
+        autosave?.changeWasMade()
+    }
+
+    /// A model this context tracks gained a referrer that no context tracks (``ModelBacking``'s
+    /// `noteReferrer`): the next ``ModelContext/processPendingChanges()`` inserts the referrer.
+    func appendReferred(_ identifier: PersistentIdentifier) {
+        referred.withLock { $0.append(identifier) }
+        autosave?.changeWasMade()
+    }
+
+    /// The identifiers ``appendReferred(_:)`` logged since the last call.
+    func drainReferred() -> [PersistentIdentifier] {
+        referred.withLock { referred in
+            defer { referred.removeAll() }
+            return referred
+        }
     }
 
     func drain() -> [PersistentIdentifier] {

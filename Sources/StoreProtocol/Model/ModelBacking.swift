@@ -92,11 +92,20 @@ public final class ModelBacking {
         noteReferrer(model, keyPath: keyPath)
     }
 
-    /// Tells the model `model` now refers to through `keyPath` that `model` does.
+    /// Tells the model `model` now refers to through `keyPath` that `model` does. When `model`
+    /// is new to every context and the related model is tracked by one, that context is told
+    /// too: the related model may be settled (unchanged since fetched or saved), and only the
+    /// context's next pass over what changed would find `model` through it (to insert it, and
+    /// to close an undo group with it rather than undo the group before).
     @usableFromInline
     func noteReferrer<M: PersistentModel, D: PersistentModel>(_ model: M, keyPath: KeyPath<M, D?>) {
         guard let destination = model[keyPath: keyPath]?.persistentBackingData, destination !== self else { return }
-        destination.referrers[ObjectIdentifier(model)] = WeakModel(model: model)
+        let key = ObjectIdentifier(model)
+        let isNew = destination.referrers[key]?.model !== model
+        destination.referrers[key] = WeakModel(model: model)
+        if isNew, tracker == nil, let log = destination.tracker, let identifier = destination.trackedIdentifier {
+            log.appendReferred(identifier)
+        }
     }
 
     /// Records the property at `index` as changed; the first change since the model was settled
