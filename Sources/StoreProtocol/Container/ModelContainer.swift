@@ -34,8 +34,8 @@ public final class ModelContainer: Sendable {
     /// - Throws: ``DataStoreError/Code/invalidSchema`` when the models' metadata does not fit them
     ///   or no configuration is given; ``DataStoreError/Code/incompatibleSchema`` when a store
     ///   holds a newer schema or one that needs a custom ``MigrationStage``; whatever a store or a
-    ///   stage throws when it cannot open or migrate. A store that fails to migrate is left as it
-    ///   was.
+    ///   stage throws when it cannot open or migrate, or a ``ResolvingStoreConfiguration`` when
+    ///   it cannot choose its store. A store that fails to migrate is left as it was.
     public init(for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
                 configurations: [any DataStoreConfiguration]) throws {
         try schema.validate()
