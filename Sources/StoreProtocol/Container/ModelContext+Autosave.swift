@@ -1,23 +1,7 @@
 import Dispatch
 import Foundation
 
-/// Autosave: SwiftData's `ModelContext.autosaveEnabled`, on for the container's
-/// ``ModelContainer/mainContext`` and off for contexts made by hand.
-///
-/// A change made on the main actor to a context that autosaves (an insert, a delete, a model's
-/// first change since it was last saved or fetched, an undo or redo) schedules one save on the
-/// main actor, which runs once the main actor has finished the work under way (the code up to
-/// its next `await`): a burst of changes made in one stretch is one save. A context that
-/// autosaves also saves every ``ModelContext/autosaveInterval`` while it has changes. A context
-/// used off the main actor never autosaves: save it yourself.
-///
-/// A failed autosave is never dropped: it is posted as ``ModelContext/autosaveDidFail`` and
-/// handed to ``ModelContext/autosaveErrorHandler`` (by default, written to standard error). The
-/// changes stay pending, and the next autosave tries again.
-///
-/// A command-line program that changes models and then exits, or a test that reads the store
-/// right after a change, must call `try context.save()` itself: the scheduled save runs only
-/// when the main actor is idle, which `exit()` or the end of `main` does not wait for.
+/// Autosave: SwiftData's `ModelContext.autosaveEnabled` (see ``ModelContext/autosaveEnabled``).
 extension ModelContext {
     /// Posted (object: the context) when an autosave throws; the error is under
     /// ``autosaveErrorKey`` in `userInfo`. The context keeps the changes it could not save.
@@ -25,10 +9,24 @@ extension ModelContext {
     /// The `userInfo` key of an ``autosaveDidFail`` notification's error (an `any Error`).
     public static let autosaveErrorKey = "error"
 
-    /// Whether the context saves by itself after changes made on the main actor, and
-    /// periodically (see the extension's discussion above). `false` for a context made by hand,
-    /// `true` for ``ModelContainer/mainContext``. Turning it on with unsaved changes schedules a
-    /// save of them.
+    /// Whether the context saves by itself: `false` for a context made by hand, `true` for the
+    /// container's ``ModelContainer/mainContext``, as in SwiftData.
+    ///
+    /// A change made on the main actor to a context that autosaves (an insert, a delete, a
+    /// model's first change since it was last saved or fetched, an undo or redo) schedules one
+    /// save on the main actor, which runs once the main actor has finished the work under way
+    /// (the code up to its next `await`): a burst of changes made in one stretch is one save. A
+    /// context that autosaves also saves every ``autosaveInterval`` while it has changes.
+    /// Turning autosave on with unsaved changes schedules a save of them. A context used off
+    /// the main actor never autosaves: save it yourself.
+    ///
+    /// A failed autosave is never dropped: it is posted as ``autosaveDidFail`` and handed to
+    /// ``autosaveErrorHandler`` (by default, written to standard error). The changes stay
+    /// pending; the next change or the next periodic save tries again.
+    ///
+    /// A command-line program that changes models and then exits, or a test that reads the
+    /// store right after a change, calls `try context.save()` itself: the scheduled save runs
+    /// only when the main actor is idle, which `exit()` or the end of `main` does not wait for.
     public var autosaveEnabled: Bool {
         get { autosave.isEnabled }
         set {
@@ -54,10 +52,13 @@ extension ModelContext {
     }
 
     /// How often a context that autosaves saves while it has changes, besides after changes:
-    /// 30 seconds unless set. Takes effect the next time ``autosaveEnabled`` is turned on.
+    /// 30 seconds unless set (SwiftData documents a periodic save, not its period).
     public var autosaveInterval: Duration {
         get { autosave.interval }
-        set { autosave.interval = newValue }
+        set {
+            autosave.interval = newValue
+            if autosave.isEnabled { autosave.startPeriodicSaves() }
+        }
     }
 
     /// Saves (when `onlyWithChanges`, only if ``hasChanges``); reports an error instead of

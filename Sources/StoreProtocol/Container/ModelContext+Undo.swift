@@ -19,6 +19,12 @@ import Foundation
 /// became an update of a stored model (an upsert, see ``ModelContext/insert(_:)``) gives the
 /// stored model its former values back. ``ModelContext/rollback()`` removes every action.
 ///
+/// Undo across a save: a save closes a group and keeps every group, so undo walks back through
+/// saved groups too, each undone change pending until the next save (SwiftData documents no
+/// behaviour here; this is Core Data's). On the container's main context, which autosaves, each
+/// autosave closes the group of the changes it saves; turn undo on there with
+/// `container.isUndoEnabled = true` (``ModelContainer/isUndoEnabled``) or by assigning a manager.
+///
 /// Cost: closing a group encodes every registered model; while a manager is set, the context
 /// keeps every model a group holds (it is not forgotten at saves), and a save with inserts makes
 /// one store fetch per entity inserted (by `id`), plus one per unique constraint of each
