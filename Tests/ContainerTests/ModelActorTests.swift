@@ -21,10 +21,14 @@ actor VoyageImporter {
         self[id, as: SuiteBucketItem.self]?.title
     }
 
-    /// Traps unless the call runs on the actor's own executor.
-    func runsOnItsExecutor() -> Bool {
+    /// Whether the executor the runtime runs the actor on is its model executor (compared as
+    /// the runtime's references: `UnownedSerialExecutor` is not Equatable), and the call is
+    /// isolated to it (traps otherwise).
+    func runsOnItsModelExecutor() -> Bool {
         preconditionIsolated()
-        return true
+        guard let serial = modelExecutor as? DefaultSerialModelExecutor else { return false }
+        let runs = withUnsafeBytes(of: unownedExecutor) { Array($0) }
+        return runs == withUnsafeBytes(of: serial.asUnownedSerialExecutor()) { Array($0) }
     }
 }
 
@@ -50,7 +54,7 @@ actor VoyageImporter {
         let importer = VoyageImporter(modelContainer: container)
         #expect(importer.modelContainer === container)
         #expect(importer.modelExecutor is DefaultSerialModelExecutor)
-        #expect(await importer.runsOnItsExecutor())
+        #expect(await importer.runsOnItsModelExecutor())
         let ids = try await importer.importVoyages(named: ["Peru"])
         #expect(await importer.name(of: ids[0]) == "Peru", "subscript(_:as:) finds the model")
         #expect(await importer.bucketItemTitle(of: ids[0]) == nil, "as another type: nil")
