@@ -211,7 +211,7 @@ let package = Package(
         // Deliberately broken stores that the conformance suite must fail.
         .testTarget(
             name: "ConformanceNegativeControls",
-            dependencies: ["DataStores", "StoreConformance", "StoreProtocol", "StoreBuildingBlocks", "MemoryStore", "JSONStore"],
+            dependencies: ["DataStores", "StoreConformance", "StoreProtocol", "StoreBuildingBlocks", "MemoryStore", "JSONStore", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ConformanceTests",

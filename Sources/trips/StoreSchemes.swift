@@ -22,5 +22,5 @@ enum StoreSchemes {
     }
 
     /// The LOCATION line of the usage text.
-    static let locationsHelp = "json:PATH (default json:trips.json), log:DIRECTORY, memory:NAME"
+    static let locationsHelp = "json:PATH (default \(TripsApp.defaultLocation)), log:DIRECTORY, memory:NAME"
 }

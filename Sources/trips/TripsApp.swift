@@ -32,10 +32,19 @@ struct TripsApp {
     /// Where the app keeps its token and the consumers file; `nil` for memory stores.
     let sidecar: String?
 
+    /// The store when neither `--store` nor `TRIPS_STORE` names one: a folder of its own in the
+    /// working directory (listed in .gitignore), so that `trips demo` in a clone leaves one ignored
+    /// folder rather than the store's, the activity log's, the token's and the consumers' files.
+    static let defaultFolder = ".trips"
+    static let defaultLocation = "json:\(defaultFolder)/trips.json"
+
     init(arguments: Arguments) throws {
         self.arguments = arguments
         output = Output(json: arguments.flag("json"))
-        let location = arguments.options["store"] ?? ProcessInfo.processInfo.environment["TRIPS_STORE"] ?? "json:trips.json"
+        let location = arguments.options["store"] ?? ProcessInfo.processInfo.environment["TRIPS_STORE"] ?? Self.defaultLocation
+        if location == Self.defaultLocation {
+            try FileManager.default.createDirectory(atPath: Self.defaultFolder, withIntermediateDirectories: true)
+        }
         let registry = StoreSchemes.registry()
         let parsed = try StoreLocation(parsing: location)
         if parsed.scheme == "json" {

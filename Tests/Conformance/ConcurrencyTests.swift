@@ -1,11 +1,12 @@
 import Foundation
 import StoreConformance
 import StoreProtocol
+import StoreTestSupport
 import Testing
 
 /// Failure testing (issue 7): 8 tasks × 1,000 saves through separate contexts on one container,
 /// for every backend (inserts, which every backend takes). Also run under ThreadSanitizer by CI.
-@Test(arguments: [memoryTarget, jsonTarget, logTarget])
+@Test(.enabled(if: FullTestRun.isEnabled), arguments: [memoryTarget, jsonTarget, logTarget])
 func eightTasksSavingAThousandTimesEachLoseNothing(_ target: ConformanceTarget) async throws {
     let container = try ModelContainer(for: ConformanceModels.schema, configurations: [target.makeConfiguration()])
     // CONCURRENCY_SAVES scales it down under ThreadSanitizer, which finds races at any count.

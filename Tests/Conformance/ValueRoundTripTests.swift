@@ -382,7 +382,7 @@ private func roundTripOneStore(_ store: RoundTripStore, count: Int, seed: UInt64
     static var count: Int { ProcessInfo.processInfo.environment["ROUNDTRIP_VALUES"].flatMap(Int.init) ?? 300 }
     static var seed: UInt64 { ProcessInfo.processInfo.environment["ROUNDTRIP_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max) }
 
-    @Test(arguments: RoundTripStore.allCases)
+    @Test(.enabled(if: FullTestRun.isEnabled), arguments: RoundTripStore.allCases)
     func everyValueComesBackExactlyOrIsRefusedAtSave(_ store: RoundTripStore) throws {
         // ROUNDTRIP_STORES=json,log runs only those (long runs by hand, one process per store).
         if let only = ProcessInfo.processInfo.environment["ROUNDTRIP_STORES"], !only.split(separator: ",").contains(Substring(store.rawValue)) { return }

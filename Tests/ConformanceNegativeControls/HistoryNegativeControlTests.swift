@@ -1,11 +1,14 @@
 import Foundation
 import StoreConformance
 import StoreProtocol
+import StoreTestSupport
 import Testing
 
 /// The history lifecycle cases' negative control: each flawed store must fail the cases named
 /// here, and the store without a flaw passes the suite.
-@Suite struct HistoryNegativeControlTests {
+/// In the full run only (`DATASTORES_FULL_TESTS=1`, as CI and mutate.py run it): each flawed store runs the whole suite, the
+/// largest share of a quick run otherwise.
+@Suite(.enabled(if: FullTestRun.isEnabled)) struct HistoryNegativeControlTests {
     static let catchers: [HistoryFlaw: [String]] = [
         .neverExpiresTokens: ["tokens/anExpiredTokenInAPredicateThrows", "erase/everyTokenTakenBeforeAnEraseIsExpired",
                               "history/retentionKeepsTheNewestTransactionsAndExpiresOlderTokens"],

@@ -53,10 +53,10 @@ import Testing
         #expect(steps >= 6, "the save and its compaction have \(steps) write steps")
     }
 
-    /// 2,000 damaged stores (`CORRUPT_INPUTS=10000 swift test --filter corruptFiles` for more): opening, fetching and
+    /// 2,000 damaged stores (`DATASTORES_FULL_TESTS=1 CORRUPT_INPUTS=10000 swift test --filter corruptFiles` for more; the full run only): opening, fetching and
     /// reading history end in a typed error or a read of exactly the stored data (or of the data before the last save,
     /// when the damage looks like a torn last line), never a crash, a hang or a read of less; a failed open changes no file.
-    @Test func corruptFilesEndInTypedErrors() throws {
+    @Test(.enabled(if: FullTestRun.isEnabled)) func corruptFilesEndInTypedErrors() throws {
         let directory = try temporaryDirectory()
         let url = directory.appending(path: "store.json")
         var states: [[String]] = []
@@ -103,14 +103,14 @@ import Testing
     /// The stress tool: a writer making random inserts, updates and deletes, killed at a random
     /// instant 200 times; every store holds exactly its acknowledged saves (or one more), and
     /// the rare paths ran in most rounds.
-    @Test func twoHundredKilledWritersLoseNothing() throws {
+    @Test(.enabled(if: FullTestRun.isEnabled)) func twoHundredKilledWritersLoseNothing() throws {
         let run = try StressRun("json", rounds: 200)
         #expect(run.isClean, "\(run.summary)")
         #expect(run.figure("compacted in") ?? 0 > 100, "\(run.summary)")
     }
 
     /// Two writers on one store, killed at once at a random instant, 60 times.
-    @Test func twoWritersKilledAtOnceLoseNothing() throws {
+    @Test(.enabled(if: FullTestRun.isEnabled)) func twoWritersKilledAtOnceLoseNothing() throws {
         let run = try StressRun("json", rounds: 60, writers: 2)
         #expect(run.isClean, "\(run.summary)")
         #expect(run.figure("compacted in") ?? 0 > 30, "\(run.summary)")
@@ -118,7 +118,7 @@ import Testing
 
     /// The stress tool's negative control: writers that acknowledge a save before making it
     /// lose acknowledged saves when killed, and the checker reports it.
-    @Test func theStressToolCatchesWritersThatAcknowledgeEarly() throws {
+    @Test(.enabled(if: FullTestRun.isEnabled)) func theStressToolCatchesWritersThatAcknowledgeEarly() throws {
         let run = try StressRun("json", rounds: 20, sabotage: true)
         #expect(run.status == 1, "\(run.summary)")
         #expect(run.figure("lost saves") ?? 0 > 0, "\(run.summary)")

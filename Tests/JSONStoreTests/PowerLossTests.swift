@@ -68,12 +68,12 @@ struct TransactionSummary: Equatable, CustomStringConvertible {
 /// what a disk could hold; a fresh container must read back every acknowledged save exactly,
 /// and the save in flight whole or not at all.
 ///
-/// `POWERLOSS_ROUNDS=1000` for a long run, `POWERLOSS_SEED` to replay one (each round's seed is
+/// The rounds run in the full run only (`DATASTORES_FULL_TESTS=1`). `POWERLOSS_ROUNDS=1000` for a long run, `POWERLOSS_SEED` to replay one (each round's seed is
 /// printed with its failure), `POWERLOSS_SABOTAGE=skip-file-sync` to see the test fail.
 @Suite struct JSONPowerLossTests {
     /// Under both models (issue 28): the journaling one (ext4-like), and strict POSIX, which
     /// tears unflushed writes at sectors (a torn first journal line after a compaction among them).
-    @Test(arguments: PowerLossSimulator.Model.allCases)
+    @Test(.enabled(if: FullTestRun.isEnabled), arguments: PowerLossSimulator.Model.allCases)
     func everyAcknowledgedSaveSurvivesAPowerLoss(_ model: PowerLossSimulator.Model) throws {
         let tally = try run(rounds: PowerLossTally.rounds(default: 40), seed: PowerLossTally.seed, sabotage: .fromEnvironment, model: model)
         tally.print(as: "JSONStore power loss (\(model.rawValue))")
@@ -137,7 +137,7 @@ struct TransactionSummary: Equatable, CustomStringConvertible {
 
     /// The negative control: a store that acknowledged before its data (or its directory entries)
     /// reached the disk is caught.
-    @Test(arguments: [PowerLossSimulator.Sabotage.skipFileSync, .skipDirectorySync])
+    @Test(.enabled(if: FullTestRun.isEnabled), arguments: [PowerLossSimulator.Sabotage.skipFileSync, .skipDirectorySync])
     func aSkippedFlushIsCaught(_ sabotage: PowerLossSimulator.Sabotage) throws {
         let tally = try run(rounds: 40, seed: 0xBAD_F00D, sabotage: sabotage)
         print("JSONStore power loss with \(sabotage.rawValue): \(tally)")

@@ -11,7 +11,7 @@ import Testing
 
     /// Two processes saving into one store at once: nothing lost, tokens strictly increasing,
     /// and each writer's saves visible to the other.
-    @Test func twoProcessesWriteOneStoreAtOnce() throws {
+    @Test(.enabled(if: FullTestRun.isEnabled)) func twoProcessesWriteOneStoreAtOnce() throws {
         let url = try temporaryDirectory().appending(path: "shared.json")
         _ = try open(url)   // create it first, so the two writers race on saves, not creation
         let saves = 1_000

@@ -44,10 +44,10 @@ import Testing
         #expect(steps >= 4, "an append that seals a segment has \(steps) write steps")
     }
 
-    /// 2,000 damaged logs (segments, index files, the identity file; `CORRUPT_INPUTS=10000` for more): typed errors or
+    /// 2,000 damaged logs (segments, index files, the identity file; `CORRUPT_INPUTS=10000` for more; the full run only): typed errors or
     /// reads of exactly the stored data (or of the data before the last save, when the damage looks like a torn last
     /// record), never a crash, a hang, a huge allocation or a read of less, and a failed open changes nothing.
-    @Test func corruptFilesEndInTypedErrors() throws {
+    @Test(.enabled(if: FullTestRun.isEnabled)) func corruptFilesEndInTypedErrors() throws {
         let directory = try temporaryDirectory()
         func readAll(allowsSave: Bool) throws -> [String] {
             var settings = configuration(directory, segmentSize: 700)
@@ -80,14 +80,14 @@ import Testing
     /// The stress tool: a writer making random inserts, updates and deletes, killed at a random
     /// instant 200 times; every store holds exactly its acknowledged saves (or one more), and
     /// the rare paths ran in most rounds.
-    @Test func twoHundredKilledWritersLoseNothing() throws {
+    @Test(.enabled(if: FullTestRun.isEnabled)) func twoHundredKilledWritersLoseNothing() throws {
         let run = try StressRun("log", rounds: 200)
         #expect(run.isClean, "\(run.summary)")
         #expect(run.figure("sealed a segment in") ?? 0 > 100, "\(run.summary)")
     }
 
     /// Two writers on one store, killed at once at a random instant, 60 times.
-    @Test func twoWritersKilledAtOnceLoseNothing() throws {
+    @Test(.enabled(if: FullTestRun.isEnabled)) func twoWritersKilledAtOnceLoseNothing() throws {
         let run = try StressRun("log", rounds: 60, writers: 2)
         #expect(run.isClean, "\(run.summary)")
         #expect(run.figure("sealed a segment in") ?? 0 > 30, "\(run.summary)")
@@ -95,14 +95,14 @@ import Testing
 
     /// The stress tool's negative control: writers that acknowledge a save before making it
     /// lose acknowledged saves when killed, and the checker reports it.
-    @Test func theStressToolCatchesWritersThatAcknowledgeEarly() throws {
+    @Test(.enabled(if: FullTestRun.isEnabled)) func theStressToolCatchesWritersThatAcknowledgeEarly() throws {
         let run = try StressRun("log", rounds: 20, sabotage: true)
         #expect(run.status == 1, "\(run.summary)")
         #expect(run.figure("lost saves") ?? 0 > 0, "\(run.summary)")
     }
 
     /// Two processes appending to one log at once: nothing lost, transactions numbered 1…2000.
-    @Test func twoProcessesAppendToOneLogAtOnce() throws {
+    @Test(.enabled(if: FullTestRun.isEnabled)) func twoProcessesAppendToOneLogAtOnce() throws {
         let path = try temporaryDirectory().appending(path: "shared").path
         let saves = 1_000
         let first = try ChildProcess(["write", "log", path, "first", "\(saves)", "1"])

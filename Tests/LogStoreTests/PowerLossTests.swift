@@ -10,7 +10,7 @@ import Testing
 /// fresh container must read back every acknowledged save exactly (with `.periodic`, the saves
 /// up to the last `flush()`), later saves whole or not at all, and no gap.
 ///
-/// `POWERLOSS_ROUNDS=1000` for a long run, `POWERLOSS_SEED` to replay one (each round's seed is
+/// The rounds run in the full run only (`DATASTORES_FULL_TESTS=1`). `POWERLOSS_ROUNDS=1000` for a long run, `POWERLOSS_SEED` to replay one (each round's seed is
 /// printed with its failure), `POWERLOSS_SABOTAGE=skip-file-sync` to see the test fail.
 @Suite struct LogPowerLossTests {
     struct Row: Hashable, CustomStringConvertible {
@@ -40,7 +40,7 @@ import Testing
     /// Under both models (issue 28): the journaling one (ext4-like), and strict POSIX, where the
     /// log directory the store creates is lost unless its parent was flushed, and unflushed
     /// writes are torn at sectors.
-    @Test(arguments: ["everySave", "periodic"], PowerLossSimulator.Model.allCases)
+    @Test(.enabled(if: FullTestRun.isEnabled), arguments: ["everySave", "periodic"], PowerLossSimulator.Model.allCases)
     func everyAcknowledgedSaveSurvivesAPowerLoss(_ durability: String, _ model: PowerLossSimulator.Model) throws {
         let tally = try run(rounds: PowerLossTally.rounds(default: 30), seed: PowerLossTally.seed, periodic: durability == "periodic",
                             sabotage: .fromEnvironment, model: model)
@@ -53,7 +53,7 @@ import Testing
     /// Issue 28, defect 15: a store that does not flush the parent of the log directory it
     /// creates loses the whole log to a power loss under POSIX's rules (it opens empty, every
     /// acknowledged save gone). The strict model must catch it; the journaling one cannot.
-    @Test func aSkippedParentFlushIsCaughtUnderStrictPOSIX() throws {
+    @Test(.enabled(if: FullTestRun.isEnabled)) func aSkippedParentFlushIsCaughtUnderStrictPOSIX() throws {
         let tally = try run(rounds: 40, seed: 0xBAD_F00D, periodic: false, sabotage: .storeSkipsParentDirectorySync, model: .strictPOSIX)
         print("LogStore power loss (strict-posix) with \(PowerLossSimulator.Sabotage.storeSkipsParentDirectorySync.rawValue): \(tally)")
         #expect(tally.lost > 0 && tally.lostDirectories > 0, "\(tally)")
@@ -79,7 +79,7 @@ import Testing
 
     /// The negative control: a log that acknowledged before its data (or its directory entries)
     /// reached the disk is caught.
-    @Test(arguments: [PowerLossSimulator.Sabotage.skipFileSync, .skipDirectorySync])
+    @Test(.enabled(if: FullTestRun.isEnabled), arguments: [PowerLossSimulator.Sabotage.skipFileSync, .skipDirectorySync])
     func aSkippedFlushIsCaught(_ sabotage: PowerLossSimulator.Sabotage) throws {
         let tally = try run(rounds: 40, seed: 0xBAD_F00D, periodic: false, sabotage: sabotage)
         print("LogStore power loss with \(sabotage.rawValue): \(tally)")

@@ -32,7 +32,7 @@ import Testing
         try trips("confirm", "Iceland")
         #expect(try unreadTrips() == ["Iceland"])
         #expect(try unreadTrips() == [], "a second run finds nothing: the token was saved")
-        let token = try Data(contentsOf: directory.appending(path: "trips.json.app-token"))
+        let token = try Data(contentsOf: directory.appending(path: ".trips/trips.json.app-token"))
         #expect(!token.isEmpty)
 
         // Round 2: two widget changes, one by another author the app does not badge.
@@ -83,6 +83,8 @@ import Testing
         let table = demo.drop { !$0.hasPrefix("The app's unread trips") }.dropFirst()
         #expect(Array(table) == ["Trip     Change", "Iceland  accommodation confirmed"], "\(demo)")
         #expect(try unreadTrips() == [], "the demo's unread run saved the token")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [".trips"],
+                "the store, its activity log, the token and the consumers file are all in .trips (which .gitignore lists)")
 
         let json = try trips("list", "--json").lines.joined()
         let listed = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: String]])
@@ -130,7 +132,7 @@ import Testing
         #expect((iceland["accommodation"] as? [String: Any])?["placeName"] as? String == "Hotel Reykjavík")
         // And the trip still owns them: deleting it deletes them.
         try trips("delete", "Iceland")
-        let app = try TripsApp(arguments: Arguments(["--store", "json:" + directory.appending(path: "trips.json").path, "list"]))
+        let app = try TripsApp(arguments: Arguments(["--store", "json:" + directory.appending(path: ".trips/trips.json").path, "list"]))
         let context = ModelContext(app.container)
         #expect(try context.fetchCount(FetchDescriptor<BucketListItem>()) == 0)
         #expect(try context.fetchCount(FetchDescriptor<LivingAccommodation>()) == 0)
@@ -175,7 +177,7 @@ import Testing
 
         // And the store itself, read in this process through the app's own container: only
         // Iceland's item and accommodation are left.
-        let app = try TripsApp(arguments: Arguments(["--store", "json:" + directory.appending(path: "trips.json").path, "list"]))
+        let app = try TripsApp(arguments: Arguments(["--store", "json:" + directory.appending(path: ".trips/trips.json").path, "list"]))
         let context = ModelContext(app.container)
         #expect(try context.fetch(FetchDescriptor<BucketListItem>()).map(\.title) == ["Geysir"])
         #expect(try context.fetch(FetchDescriptor<LivingAccommodation>()).map(\.placeName) == ["Hotel Reykjavík"])
@@ -216,7 +218,8 @@ import Testing
 
     @discardableResult
     func trips(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> ChildProcess {
-        let child = try ChildProcess(arguments, executable: "trips", directory: directory)
+        // The first release kept its store in the working directory, as trips.json.
+        let child = try ChildProcess(["--store", "json:trips.json"] + arguments, executable: "trips", directory: directory)
         let exit = child.finish()
         #expect(exit == 0, "trips \(arguments.joined(separator: " ")): exit \(exit), stderr: \(child.errorText)", sourceLocation: sourceLocation)
         return child

@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
-"""Every Swift sample in the DocC articles is code a test compiles.
+"""Every Swift sample in the DocC articles and the README is code a test compiles.
 
 For each ```swift block of every article (Sources/*/*.docc/*.md, and Backends/*/Sources/*/*.docc/*.md
-of the packages beside the library), some Swift file under Tests/ (or Backends/*/Tests/) must hold the block's lines, in order and consecutive, compared without their indentation and
+of the packages beside the library) and of README.md, some Swift file under Tests/ (or Backends/*/Tests/) must hold the block's lines, in order and consecutive, compared without their indentation and
 ignoring blank lines, comment-only lines and `import`s (a test file has its own, and may wrap
 the sample's declarations in a namespace). A sample that a test does not hold is reported with its article and line,
 and the run fails: a renamed API then breaks the build of the test, not the reader's copy.
 
 A block that is not meant to compile (a sketch of a signature) is marked by a first line
-`// not compiled: <why>`; the checker lists those so they stay few and deliberate.
+`// not compiled: <why>`; the checker lists those so they stay few and deliberate. A package
+manifest, or a part of one, is marked by its first line, `// swift-tools-version…` or
+`// Package.swift…`: it is Swift that no test target can hold (Tools/docs/check-outside-package.sh
+builds the README's whole manifest).
 """
 import glob
 import os
@@ -56,13 +59,13 @@ def closest(sample):
 
 
 missing, exempt, checked = [], [], 0
-for article in sorted(glob.glob("Sources/*/*.docc/*.md") + glob.glob("Backends/*/Sources/*/*.docc/*.md")):
+for article in sorted(glob.glob("Sources/*/*.docc/*.md") + glob.glob("Backends/*/Sources/*/*.docc/*.md")) + ["README.md"]:
     with open(article, encoding="utf-8") as handle:
         text = handle.read()
     for match in re.finditer(r"^```swift\n(.*?)^```", text, re.S | re.M):
         line_number = text.count("\n", 0, match.start()) + 1
         first_line = match.group(1).strip().splitlines()[0] if match.group(1).strip() else ""
-        if first_line.startswith("// not compiled:"):
+        if first_line.startswith(("// not compiled:", "// swift-tools-version", "// Package.swift")):
             exempt.append(f"{article}:{line_number}: {first_line}")
             continue
         sample = lines_of(match.group(1))
@@ -80,4 +83,4 @@ if missing:
     print("\n".join(missing), file=sys.stderr)
     print(f"{len(missing)} of {checked} samples are compiled by no test; put each in a test verbatim.", file=sys.stderr)
     sys.exit(1)
-print(f"All {checked} article samples are held verbatim by tests.")
+print(f"All {checked} samples of the articles and the README are held verbatim by tests.")

@@ -34,6 +34,9 @@ SCRATCH = os.path.join(ROOT, ".build-mutation")
 FIRST_RUN = {"json": "jsonStoreConformance", "files": "jsonStoreConformance", "log": "logStoreConformance"}
 # The whole suite for survivors, as CI runs it but with fewer concurrent saves.
 SUITE_ENV = {"CONCURRENCY_SAVES": "50"}
+# Every test command runs the full tests (StoreTestSupport's FullTestRun), as CI does: the
+# stress, power-loss and damaged-file harnesses kill mutations the quick run would let live.
+FULL_TESTS = {"DATASTORES_FULL_TESTS": "1"}
 
 
 def run(arguments, timeout, env=None):
@@ -41,7 +44,7 @@ def run(arguments, timeout, env=None):
     start = time.time()
     try:
         done = subprocess.run(arguments, cwd=ROOT, capture_output=True, text=True, timeout=timeout,
-                              env={**os.environ, **(env or {})})
+                              env={**os.environ, **FULL_TESTS, **(env or {})})
         output = done.stdout + done.stderr
         return done.returncode == 0, time.time() - start, output
     except subprocess.TimeoutExpired:

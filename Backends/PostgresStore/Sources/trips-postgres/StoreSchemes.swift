@@ -32,5 +32,5 @@ enum StoreSchemes {
     }
 
     /// The LOCATION line of the usage text.
-    static let locationsHelp = "json:PATH (default json:trips.json), log:DIRECTORY, memory:NAME, postgres://USER:PASSWORD@HOST:PORT/DATABASE[?schema=NAME]"
+    static let locationsHelp = "json:PATH (default \(TripsApp.defaultLocation)), log:DIRECTORY, memory:NAME, postgres://USER:PASSWORD@HOST:PORT/DATABASE[?schema=NAME]"
 }
