@@ -37,6 +37,9 @@ extension EntityRows {
             }
             if let limit = descriptor.fetchLimit {
                 let start = max(0, descriptor.fetchOffset ?? 0)
+                if keys.count == 1, let best = typedTop(start &+ max(0, limit), columnsOfKeys[0], keys[0], request) {
+                    return best.dropFirst(start).map(row(at:))
+                }
                 guard var top = TopRows<Int>(start &+ max(0, limit), by: keys) else { return nil }
                 var sortable = true
                 let first = FirstSortValues(columnsOfKeys[0], keys[0])
@@ -66,6 +69,75 @@ extension EntityRows {
         case .untranslated:
             return nil
         }
+    }
+
+    /// The first `k` slots the filter selects by one key over a real, date or integer column,
+    /// compared as plain numbers in a heap of (value, slot): the order ``TopRows`` gives when
+    /// every value is in the typed array and none is NaN. `nil` otherwise (a `nil`, a value
+    /// kept aside or one that does not read as the type, a NaN, another column), or when the
+    /// filter cannot run on the columns: ``TopRows`` then decides.
+    /// - Complexity: O(*n*) filter evaluations, O(*m* log *k*) comparisons for *m* rows that enter.
+    private func typedTop<T: PersistentModel>(
+        _ k: Int, _ column: AttributeColumn, _ key: QuerySortKey, _ request: DataStoreFetchRequest<T>
+    ) -> [Int]? {
+        let descending = key.order == .reverse
+        switch column.storage {
+        case .reals, .dates:
+            return typedTop(k, column.reals, column.cells, descending, request, isNaN: { $0.isNaN })
+        case .integers:
+            return typedTop(k, column.integers, column.cells, descending, request, isNaN: { _ in false })
+        case .strings, .uuids, .bools:
+            return nil
+        }
+    }
+
+    private func typedTop<V: Comparable, T: PersistentModel>(
+        _ k: Int, _ values: [V], _ cells: [AttributeColumn.Cell], _ descending: Bool, _ request: DataStoreFetchRequest<T>,
+        isNaN: (V) -> Bool
+    ) -> [Int]? {
+        guard k > 0 else { return [] }
+        // Whether `a` comes before `b`: by value in the key's order, ties by slot.
+        func before(_ a: (value: V, slot: Int), _ b: (value: V, slot: Int)) -> Bool {
+            if a.value != b.value { return descending ? a.value > b.value : a.value < b.value }
+            return a.slot < b.slot
+        }
+        var heap: [(value: V, slot: Int)] = []   // a max-heap: heap[0] comes last of those kept
+        heap.reserveCapacity(min(k, cells.count))
+        var typed = true
+        let decided = forEachMatch(request) { chunk in
+            for slot in chunk {
+                guard cells[slot] == .value, !isNaN(values[slot]) else {
+                    typed = false
+                    return false
+                }
+                let entry = (value: values[slot], slot: slot)
+                if heap.count < k {
+                    heap.append(entry)
+                    var child = heap.count - 1
+                    while child > 0 {
+                        let parent = (child - 1) / 2
+                        guard before(heap[parent], heap[child]) else { break }
+                        heap.swapAt(parent, child)
+                        child = parent
+                    }
+                } else if before(entry, heap[0]) {
+                    heap[0] = entry
+                    var parent = 0
+                    while true {
+                        let left = 2 * parent + 1, right = left + 1
+                        var last = parent
+                        if left < heap.count, before(heap[last], heap[left]) { last = left }
+                        if right < heap.count, before(heap[last], heap[right]) { last = right }
+                        if last == parent { break }
+                        heap.swapAt(parent, last)
+                        parent = last
+                    }
+                }
+            }
+            return true
+        }
+        guard decided == true, typed else { return nil }
+        return heap.sorted(by: before).map(\.slot)
     }
 
     /// How many rows `request` selects, with its offset and limit; `nil` when the columns

@@ -95,6 +95,7 @@ import Testing
         let sorts: [[SortDescriptor<Reading>]] = [
             [], [SortDescriptor(\.score, order: .reverse)], [SortDescriptor(\.count), SortDescriptor(\.label)],
             [SortDescriptor(\.when, order: .reverse), SortDescriptor(\.score)], [SortDescriptor(\.big)], [SortDescriptor(\.label)],
+            [SortDescriptor(\.when, order: .reverse)], [SortDescriptor(\.count)], [SortDescriptor(\.count, order: .reverse)],
         ]
         descriptor.sortBy = sorts.randomElement(using: &random)!
         if Bool.random(using: &random) { descriptor.fetchLimit = Int.random(in: 0...15, using: &random) }

@@ -168,6 +168,8 @@ MUTATIONS = [
       "for column in columns.indices { columns[column].compact(keeping: liveSlots) }", ""),
     m("Q25", "query", COLUMN_SCAN, "a limited sort passes over a row that ties the worst kept on a typed first key",
       "let v = reals[slot]\n            return descending ? v < w : v > w", "let v = reals[slot]\n            return descending ? v <= w : v >= w"),
+    m("Q27", "query", COLUMN_SCAN, "a limited sort by one typed key breaks ties by the later row",
+      "return a.slot < b.slot", "return a.slot > b.slot"),
     m("Q26", "query", COLUMN_FILTER, "a typed comparison keeps a row whose value is nil or kept aside",
       "matches = result\n                        } else {", "matches = true\n                        } else {"),
     m("Q20", "query", CHUNKS, "a chunk splits at the wrong place and loses its order",
