@@ -80,64 +80,31 @@ extension EntityRows {
     private func typedTop<T: PersistentModel>(
         _ k: Int, _ column: AttributeColumn, _ key: QuerySortKey, _ request: DataStoreFetchRequest<T>
     ) -> [Int]? {
-        let descending = key.order == .reverse
+        guard k > 0 else { return [] }
+        // The heaps are generic only over the value, so that they are specialised for it even
+        // where `T` is not known.
+        let descending = key.order == .reverse, cells = column.cells
+        var typed = true
         switch column.storage {
         case .reals, .dates:
-            return typedTop(k, column.reals, column.cells, descending, request, isNaN: { $0.isNaN })
+            var top = TypedTop<Double>(k, descending: descending)
+            let values = column.reals
+            let decided = forEachMatch(request) { chunk in
+                typed = top.offer(chunk, values, cells)
+                return typed
+            }
+            return decided == true && typed ? top.slots : nil
         case .integers:
-            return typedTop(k, column.integers, column.cells, descending, request, isNaN: { _ in false })
+            var top = TypedTop<Int64>(k, descending: descending)
+            let values = column.integers
+            let decided = forEachMatch(request) { chunk in
+                typed = top.offer(chunk, values, cells)
+                return typed
+            }
+            return decided == true && typed ? top.slots : nil
         case .strings, .uuids, .bools:
             return nil
         }
-    }
-
-    private func typedTop<V: Comparable, T: PersistentModel>(
-        _ k: Int, _ values: [V], _ cells: [AttributeColumn.Cell], _ descending: Bool, _ request: DataStoreFetchRequest<T>,
-        isNaN: (V) -> Bool
-    ) -> [Int]? {
-        guard k > 0 else { return [] }
-        // Whether `a` comes before `b`: by value in the key's order, ties by slot.
-        func before(_ a: (value: V, slot: Int), _ b: (value: V, slot: Int)) -> Bool {
-            if a.value != b.value { return descending ? a.value > b.value : a.value < b.value }
-            return a.slot < b.slot
-        }
-        var heap: [(value: V, slot: Int)] = []   // a max-heap: heap[0] comes last of those kept
-        heap.reserveCapacity(min(k, cells.count))
-        var typed = true
-        let decided = forEachMatch(request) { chunk in
-            for slot in chunk {
-                guard cells[slot] == .value, !isNaN(values[slot]) else {
-                    typed = false
-                    return false
-                }
-                let entry = (value: values[slot], slot: slot)
-                if heap.count < k {
-                    heap.append(entry)
-                    var child = heap.count - 1
-                    while child > 0 {
-                        let parent = (child - 1) / 2
-                        guard before(heap[parent], heap[child]) else { break }
-                        heap.swapAt(parent, child)
-                        child = parent
-                    }
-                } else if before(entry, heap[0]) {
-                    heap[0] = entry
-                    var parent = 0
-                    while true {
-                        let left = 2 * parent + 1, right = left + 1
-                        var last = parent
-                        if left < heap.count, before(heap[last], heap[left]) { last = left }
-                        if right < heap.count, before(heap[last], heap[right]) { last = right }
-                        if last == parent { break }
-                        heap.swapAt(parent, last)
-                        parent = last
-                    }
-                }
-            }
-            return true
-        }
-        guard decided == true, typed else { return nil }
-        return heap.sorted(by: before).map(\.slot)
     }
 
     /// How many rows `request` selects, with its offset and limit; `nil` when the columns
@@ -250,4 +217,62 @@ private struct FirstSortValues {
             return descending ? v < w : v > w
         }
     }
+}
+
+/// The first `k` slots by one typed value in a heap of plain (value, slot) pairs: by value in
+/// the key's order, ties by slot, as ``TopRows`` orders them when every value is in the typed
+/// array and none is NaN (`EntityRows.typedTop`).
+private struct TypedTop<V: Comparable> {
+    private let k: Int
+    private let descending: Bool
+    private var heap: [(value: V, slot: Int)] = []   // a max-heap: heap[0] comes last of those kept
+
+    init(_ k: Int, descending: Bool) {
+        self.k = k
+        self.descending = descending
+        heap.reserveCapacity(k)
+    }
+
+    /// Whether `a` comes before `b`.
+    @inline(__always)
+    private func before(_ a: (value: V, slot: Int), _ b: (value: V, slot: Int)) -> Bool {
+        if a.value != b.value { return descending ? a.value > b.value : a.value < b.value }
+        return a.slot < b.slot
+    }
+
+    /// Offers the slots of `chunk`; `false` when one has no typed value or a NaN (a value not
+    /// equal to itself), which only ``TopRows`` orders as a full sort would.
+    mutating func offer(_ chunk: [Int], _ values: [V], _ cells: [AttributeColumn.Cell]) -> Bool {
+        for slot in chunk {
+            let value = values[slot]
+            guard cells[slot] == .value, value == value else { return false }
+            let entry = (value: value, slot: slot)
+            if heap.count < k {
+                heap.append(entry)
+                var child = heap.count - 1
+                while child > 0 {
+                    let parent = (child - 1) / 2
+                    guard before(heap[parent], heap[child]) else { break }
+                    heap.swapAt(parent, child)
+                    child = parent
+                }
+            } else if before(entry, heap[0]) {
+                heap[0] = entry
+                var parent = 0
+                while true {
+                    let left = 2 * parent + 1, right = left + 1
+                    var last = parent
+                    if left < heap.count, before(heap[last], heap[left]) { last = left }
+                    if right < heap.count, before(heap[last], heap[right]) { last = right }
+                    if last == parent { break }
+                    heap.swapAt(parent, last)
+                    parent = last
+                }
+            }
+        }
+        return true
+    }
+
+    /// The slots kept, first first.
+    var slots: [Int] { heap.sorted(by: before).map(\.slot) }
 }

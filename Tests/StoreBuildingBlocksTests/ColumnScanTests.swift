@@ -180,6 +180,20 @@ import Testing
         #expect(decided > 800, "the columns decide most requests (the others need models or an index walk)")
     }
 
+    @Test func aLimitedSortAndAFilterAreDecidedOnTheColumns() throws {
+        var random = Generator(state: 32)
+        var table = SnapshotTable(schema: Schema([Reading.self]))
+        let rows = (0..<300).map { index in snapshot(values(UUID(), &random, label: "s\(index)")) }
+        _ = try table.apply(DataStoreSaveChangesRequest(editingState: EditingState(), inserted: rows), storeIdentifier: "S")
+        var latest = FetchDescriptor<Reading>(sortBy: [SortDescriptor(\.when, order: .reverse)])
+        latest.fetchLimit = 10
+        let request = DataStoreFetchRequest(descriptor: latest)
+        #expect(table.selectedSnapshots(for: request)?.map(\.persistentIdentifier)
+                == (try QueryEvaluator.fetch(request, over: table.snapshots(of: Reading.entityName))).map(\.persistentIdentifier))
+        let counted = DataStoreFetchRequest(descriptor: FetchDescriptor<Reading>(predicate: #Predicate { $0.count >= 5 }))
+        #expect(table.selectedCount(for: counted) == (try QueryEvaluator.count(counted, over: table.snapshots(of: Reading.entityName))))
+    }
+
     @Test func rowsTheStoredValuesCannotDecideLeaveTheRequestToTheEvaluator() throws {
         var random = Generator(state: 31)
         var table = SnapshotTable(schema: Schema([Reading.self]))
