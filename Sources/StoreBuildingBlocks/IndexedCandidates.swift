@@ -18,15 +18,34 @@ extension EntityRows {
     /// rows from a walk in sort order by the first sort key (rows with equal values in insertion
     /// order), enough of them to hold the page.
     func indexedCandidates<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) -> [DefaultSnapshot]? {
+        switch indexedCandidateSlots(request) {
+        case .lookup(let found): return found.compactMap { slots[$0] }
+        case .walk(let rows): return rows
+        case .scan: return nil
+        }
+    }
+
+    /// What an index gives a fetch.
+    enum IndexedCandidates {
+        /// The slots a lookup found, in insertion order.
+        case lookup([Int])
+        /// The rows a walk in sort order found (see `indexedCandidates(_:)`).
+        case walk([DefaultSnapshot])
+        /// No index applies: every row.
+        case scan
+    }
+
+    /// The slots of a lookup, the rows of a walk, or a scan (see `indexedCandidates(_:)`).
+    func indexedCandidateSlots<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) -> IndexedCandidates {
         let walk = sortWalk(request)
         var limit = slotByKey.count / 2
         if walk != nil { limit = min(limit, Self.lookupLimitBesideAWalk) }
         if let keys = smallestLookup(request.query.filter, limit: limit) {
             var found = Set<Int>()
             for key in keys { if let slot = slotByKey[key] { found.insert(slot) } }
-            return found.sorted().compactMap { slots[$0] }
+            return .lookup(found.sorted())
         }
-        return walk.flatMap(walked)
+        return walk.flatMap(walked).map(IndexedCandidates.walk) ?? .scan
     }
 
     // MARK: Lookups
@@ -44,7 +63,7 @@ extension EntityRows {
             best = keys
         }
         var ranges: [Int: (lower: AttributeIndex.Bound?, upper: AttributeIndex.Bound?)] = [:]
-        for operand in Self.conjuncts(expression) {
+        for operand in expression.conjuncts {
             switch operand {
             case let .comparison(.attribute(attribute), op, .constant(constant)):
                 narrow(&ranges, attribute, op, constant)
@@ -162,21 +181,6 @@ extension EntityRows {
     }
 
     // MARK: Reading the filter
-
-    /// The operands of the expression's top-level `&&`, left to right.
-    private static func conjuncts(_ expression: QueryExpression) -> [QueryExpression] {
-        var found: [QueryExpression] = []
-        var pending = [expression]
-        while let operand = pending.popLast() {
-            if case let .and(lhs, rhs) = operand {
-                pending.append(rhs)
-                pending.append(lhs)
-            } else {
-                found.append(operand)
-            }
-        }
-        return found
-    }
 
     /// The attribute and constants of `attribute == constant` (either way round) and of
     /// `constants.contains(attribute)`; `nil` for any other expression.

@@ -164,80 +164,23 @@ public enum QueryEvaluator {
         return keyed[start..<end].map { rows[$0.index].snapshot }
     }
 
-    /// The first `k` rows the filter selects in the keys' order (ties by position), kept in a
-    /// bounded heap as the rows stream by: a row that sorts after the worst kept by its first
-    /// key is passed over without allocating. `nil` when a selected row's sort value does not
-    /// read as its type or is NaN: the order is then the one a full sort gives (see
+    /// The first `k` rows the filter selects in the keys' order (ties by position), through
+    /// ``TopRows``. `nil` when a selected row's sort value does not read as its type or is NaN:
+    /// the order is then the one a full sort gives (see
     /// `sortedByStoredValues(_:_:offset:limit:)`), which depends on every row.
     /// - Complexity: O(*n*) filter evaluations and O(*m* log *k*) comparisons for *m* rows that
     ///   could enter.
     static func best<S: DataStoreSnapshot, T: PersistentModel>(
         _ k: Int, of rows: some Collection<S>, _ filter: Filter<T>, _ keys: [QuerySortKey]
     ) throws -> [Row<S, T>]? {
-        guard k > 0, let firstKey = keys.first else { return k > 0 ? nil : [] }
-        let laterKeys = keys.dropFirst()
-        // The heap holds plain values and a slot in `kept`, so that sifting moves no generic row.
-        func less(_ a: RankedRow, _ b: RankedRow) -> Bool {
-            switch firstKey.compare(a.first, b.first) ?? .orderedSame {
-            case .orderedAscending: return true
-            case .orderedDescending: return false
-            case .orderedSame: break
-            }
-            for (index, key) in laterKeys.enumerated() {
-                switch key.compare(a.rest[index], b.rest[index]) ?? .orderedSame {
-                case .orderedAscending: return true
-                case .orderedDescending: return false
-                case .orderedSame: continue
-                }
-            }
-            return a.position < b.position
-        }
-        var heap: [RankedRow] = []   // a max-heap: heap[0] is the worst kept
-        var kept: [Row<S, T>] = []
-        heap.reserveCapacity(Swift.min(k, rows.count))
+        guard k > 0 else { return [] }
+        guard var top = TopRows<Row<S, T>>(k, by: keys) else { return nil }
         for (position, snapshot) in rows.enumerated() {
             guard let row = try filter.select(snapshot) else { continue }
             let values = row.snapshot.values
-            guard let first = firstKey.attribute.value(in: values), !IndexKey.isNaN(first) else { return nil }
-            var rest: [SnapshotValue] = []
-            for key in laterKeys {
-                guard let value = key.attribute.value(in: values), !IndexKey.isNaN(value) else { return nil }
-                rest.append(value)
-            }
-            if heap.count == k, firstKey.compare(first, heap[0].first) == .orderedDescending { continue }
-            var ranked = RankedRow(position: position, first: first, rest: rest, slot: kept.count)
-            if heap.count < k {
-                kept.append(row)
-                heap.append(ranked)
-                var child = heap.count - 1
-                while child > 0 {
-                    let parent = (child - 1) / 2
-                    guard less(heap[parent], heap[child]) else { break }
-                    heap.swapAt(parent, child)
-                    child = parent
-                }
-            } else if less(ranked, heap[0]) {
-                ranked.slot = heap[0].slot
-                kept[ranked.slot] = row
-                heap[0] = ranked
-                siftDown(&heap, from: 0, by: less)
-            }
+            guard top.offer(position: position, { keys[$0].attribute.value(in: values) }, payload: row) else { return nil }
         }
-        return heap.sorted(by: less).map { kept[$0.slot] }
-    }
-
-    /// Restores a max-heap below `start`.
-    private static func siftDown<E>(_ heap: inout [E], from start: Int, by less: (E, E) -> Bool) {
-        var parent = start
-        while true {
-            let left = 2 * parent + 1, right = left + 1
-            var largest = parent
-            if left < heap.count, less(heap[largest], heap[left]) { largest = left }
-            if right < heap.count, less(heap[largest], heap[right]) { largest = right }
-            if largest == parent { return }
-            heap.swapAt(parent, largest)
-            parent = largest
-        }
+        return top.rows
     }
 
     /// The page of `rows` sorted on their models by the descriptor's `SortDescriptor`s, as
@@ -250,13 +193,4 @@ public enum QueryEvaluator {
         models.sort { SnapshotQuery.inIncreasingOrder(sortBy, $0.model, $1.model) }
         return descriptor.page(models).map { $0.snapshot }
     }
-}
-
-/// A row in ``QueryEvaluator/best(_:of:_:_:)``'s heap: its position in the rows, its sort
-/// values, and where the row itself is kept.
-struct RankedRow {
-    let position: Int
-    let first: SnapshotValue
-    let rest: [SnapshotValue]
-    var slot: Int
 }

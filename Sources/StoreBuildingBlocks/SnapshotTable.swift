@@ -76,6 +76,32 @@ public struct SnapshotTable: Sendable {
         return rows.indexedCandidates(request) ?? rows.slots.compactMap { $0 }
     }
 
+    /// The rows `request` selects, sorted and paged, decided on the table's columns of query
+    /// attributes: the filter is compiled once into typed comparisons over columns, a sort with a
+    /// limit keeps the best rows in a bounded heap, and only the rows returned are read. The
+    /// answer is the one ``QueryEvaluator/fetch(_:over:)`` gives over
+    /// `candidates(for:)`.
+    ///
+    /// `nil` when the stored values cannot decide it alone (a predicate or sort that did not
+    /// translate whole, a stored value that does not read as its attribute's type, a NaN sort
+    /// value with a limit), and for a request that a walk of an index in sort order answers:
+    /// evaluate the candidates (`candidates(for:)`) with
+    /// ``QueryEvaluator/fetch(_:over:)``. A table made with
+    /// `keepsAttributeIndexes: false` keeps no columns and always answers `nil`.
+    /// - Complexity: O(*n*) typed comparisons per operand of the filter's top-level `&&` (O(*r*)
+    ///   for *r* rows an index finds), O(*m* log *k*) comparisons for *m* matches and a limit *k*.
+    public func selectedSnapshots<T: PersistentModel>(for request: DataStoreFetchRequest<T>) -> [DefaultSnapshot]? {
+        entities[T.entityName]?.scan(request)
+    }
+
+    /// How many rows `request` selects (with its offset and limit), decided on the table's
+    /// columns without reading a row; `nil` when ``selectedSnapshots(for:)`` would be: count the
+    /// candidates with ``QueryEvaluator/count(_:over:)``.
+    /// - Complexity: as ``selectedSnapshots(for:)`` without the sort.
+    public func selectedCount<T: PersistentModel>(for request: DataStoreFetchRequest<T>) -> Int? {
+        entities[T.entityName]?.scanCount(request)
+    }
+
     /// The attributes of an entity that have an equality index, by stored name.
     public func indexedAttributes(of entityName: String) -> [String] {
         entities[entityName]?.indexes.map(\.attribute.name) ?? []
@@ -240,7 +266,8 @@ public struct SnapshotTable: Sendable {
 
     /// Removes every row.
     public mutating func removeAll() {
-        entities = entities.mapValues { EntityRows(entity: $0.entity) }
+        // A table kept without attribute indexes stays without them.
+        entities = entities.mapValues { EntityRows(entity: $0.entity, keepsAttributeIndexes: !$0.indexes.isEmpty || !$0.columns.isEmpty) }
     }
 
     /// Moves an entity's rows out of the dictionary so that mutating them does not copy them.
@@ -269,14 +296,19 @@ struct EntityRows: Sendable {
     /// Ordered indexes for queries: the first attribute of each indexed group and unique
     /// constraint (except `id`, which `slotByKey` indexes), once each.
     var indexes: [AttributeIndex]
+    /// The values of every query attribute (`Schema/Entity/queryAttributes`), by slot, for scans
+    /// (see `EntityRows.scan(_:)`); empty without attribute indexes.
+    var columns: [AttributeColumn]
 
     init(entity: Schema.Entity, keepsAttributeIndexes: Bool = true) {
         self.entity = entity
         uniqueIndices = Array(repeating: [:], count: entity.uniqueConstraints.count)
         guard keepsAttributeIndexes else {
             indexes = []
+            columns = []
             return
         }
+        columns = entity.queryAttributes.values.sorted { $0.name < $1.name }.map(AttributeColumn.init)
         var names: [String] = []
         for group in entity.indices + entity.uniqueConstraints {
             guard let first = group.first, first != "id", !names.contains(first), entity.queryAttributes[first] != nil else { continue }
@@ -322,10 +354,12 @@ struct EntityRows: Sendable {
             sequence = sequences[slot]
             removeFromIndices(old, sequence: sequence)
             slots[slot] = snapshot
+            for column in columns.indices { columns[column].write(snapshot.values, at: slot) }
         } else {
             sequence = nextSequence
             nextSequence += 1
             slotByKey[key] = slots.count
+            for column in columns.indices { columns[column].write(snapshot.values, at: slots.count) }
             slots.append(snapshot)
             sequences.append(sequence)
         }
@@ -351,6 +385,7 @@ struct EntityRows: Sendable {
         guard let slot = slotByKey.removeValue(forKey: key), let old = slots[slot] else { return }
         removeFromIndices(old, sequence: sequences[slot])
         slots[slot] = nil
+        for column in columns.indices { columns[column].clear(slot) }
         if compacting { compactIfSparse() }
     }
 
@@ -360,6 +395,7 @@ struct EntityRows: Sendable {
         let key = snapshot.persistentIdentifier.primaryKey
         slots[place.slot] = snapshot
         sequences[place.slot] = place.sequence
+        for column in columns.indices { columns[column].write(snapshot.values, at: place.slot) }
         slotByKey[key] = place.slot
         for constraint in uniqueIndices.indices {
             if let constraintKey = entity.uniqueKey(constraint, in: snapshot.values) { uniqueIndices[constraint][constraintKey] = key }
@@ -370,17 +406,20 @@ struct EntityRows: Sendable {
     /// Compacts when most slots are holes, keeping deletes amortized O(1).
     mutating func compactIfSparse() {
         if slots.count > 64, slotByKey.count < slots.count / 2 {
-            var live: [DefaultSnapshot?] = [], liveSequences: [Int] = []
+            var live: [DefaultSnapshot?] = [], liveSequences: [Int] = [], liveSlots: [Int] = []
             live.reserveCapacity(slotByKey.count)
             liveSequences.reserveCapacity(slotByKey.count)
+            liveSlots.reserveCapacity(slotByKey.count)
             for (slot, row) in slots.enumerated() {
                 guard let row else { continue }
                 slotByKey[row.persistentIdentifier.primaryKey] = live.count
                 live.append(row)
                 liveSequences.append(sequences[slot])
+                liveSlots.append(slot)
             }
             slots = live
             sequences = liveSequences
+            for column in columns.indices { columns[column].compact(keeping: liveSlots) }
         }
     }
 

@@ -32,8 +32,13 @@ extension SnapshotTableStore {
     ///   O(*n*) predicate evaluations on stored values; then O(*m* log *k*) comparisons for *m*
     ///   matches and a limit *k*.
     public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
-        let rows = try withCurrentRows { table, _ in table.candidates(for: request) }
-        return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: try QueryEvaluator.fetch(request, over: rows))
+        let (selected, candidates) = try withCurrentRows { table, _ -> ([DefaultSnapshot]?, [DefaultSnapshot]) in
+            // Decided on the table's columns when the stored values can; the candidates otherwise.
+            if let selected = table.selectedSnapshots(for: request) { return (selected, []) }
+            return (nil, table.candidates(for: request))
+        }
+        if let selected { return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: selected) }
+        return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: try QueryEvaluator.fetch(request, over: candidates))
     }
 
     /// How many rows the request selects; without a predicate or paging, the table's count.
@@ -45,8 +50,11 @@ extension SnapshotTableStore {
         if descriptor.predicate == nil, !descriptor.isPaged {
             return try withCurrentRows { table, _ in table.count(of: T.entityName) }
         }
-        let rows = try withCurrentRows { table, _ in table.candidates(for: request) }
-        return try QueryEvaluator.count(request, over: rows)
+        let (selected, candidates) = try withCurrentRows { table, _ -> (Int?, [DefaultSnapshot]) in
+            if let selected = table.selectedCount(for: request) { return (selected, []) }
+            return (nil, table.candidates(for: request))
+        }
+        return try selected ?? QueryEvaluator.count(request, over: candidates)
     }
 
     /// The transactions the descriptor selects (``HistoryLog/fetch(_:storeIdentifier:schema:)``).

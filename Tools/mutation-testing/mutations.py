@@ -35,6 +35,9 @@ COMPILED = "Sources/StoreBuildingBlocks/CompiledQueryExpression.swift"
 EVALUATOR = "Sources/StoreBuildingBlocks/QueryEvaluator.swift"
 ATTRIBUTE_INDEX = "Sources/StoreBuildingBlocks/AttributeIndex.swift"
 CANDIDATES = "Sources/StoreBuildingBlocks/IndexedCandidates.swift"
+COLUMN_FILTER = "Sources/StoreBuildingBlocks/ColumnFilter.swift"
+COLUMN_SCAN = "Sources/StoreBuildingBlocks/ColumnScan.swift"
+TOP_ROWS = "Sources/StoreBuildingBlocks/TopRows.swift"
 RELATIONSHIPS = "Sources/StoreProtocol/Container/ModelContext+Relationships.swift"
 UNDO = "Sources/StoreProtocol/Container/ModelContext+Undo.swift"
 UPSERT = "Sources/StoreProtocol/Container/ModelContext+Upsert.swift"
@@ -129,9 +132,9 @@ MUTATIONS = [
       "case (.null, _): result = .orderedDescending"),
     m("Q09", "query", COMPILED, "|| is true when its left side is false",
       "if a == true { return .bool(true) }", "if a == false { return .bool(true) }"),
-    m("Q10", "query", EVALUATOR, "the top-k heap breaks ties by the later row",
+    m("Q10", "query", TOP_ROWS, "the top-k heap breaks ties by the later row",
       "return a.position < b.position", "return a.position > b.position"),
-    m("Q21", "query", EVALUATOR, "the streaming top-k passes over a row that ties the worst kept on its first key",
+    m("Q21", "query", TOP_ROWS, "the streaming top-k passes over a row that ties the worst kept on its first key",
       "firstKey.compare(first, heap[0].first) == .orderedDescending", "firstKey.compare(first, heap[0].first) != .orderedAscending"),
     # Indexes and time ranges narrowing what a query reads.
     m("Q11", "query", TABLE, "an equality index is not updated when a row is deleted or replaced",
@@ -139,7 +142,7 @@ MUTATIONS = [
     m("Q12", "query", ATTRIBUTE_INDEX, "an index keeps rows by their stored value, not as the query reads it",
       "guard let value = attribute.value(in: values) else {\n            unreadable.insert(primaryKey)",
       "guard let value = values[attribute.name] ?? (attribute.isOptional ? .null : nil) else {\n            unreadable.insert(primaryKey)"),
-    m("Q13", "query", CANDIDATES, "an equality under || is looked up as if under &&",
+    m("Q13", "query", COLUMN_FILTER, "an operand under || is looked up and scanned as if under &&",
       "if case let .and(lhs, rhs) = operand {", "if case let .and(lhs, rhs) = operand {\n                pending.append(rhs)\n                pending.append(lhs)\n            } else if case let .or(lhs, rhs) = operand {"),
     m("Q14", "query", TIME_RANGE, "a log time range reads a lower bound as an upper bound",
       "case .greaterThan, .greaterThanOrEqual: lower = max(lower, bound)", "case .greaterThan, .greaterThanOrEqual: upper = min(upper, bound)"),
@@ -159,6 +162,17 @@ MUTATIONS = [
     m("Q19", "query", CANDIDATES, "a walk ignores NaN in a later sort key",
       "guard let value = key.attribute.value(in: row.values), !IndexKey.isNaN(value) else { return nil }",
       "guard key.attribute.value(in: row.values) != nil else { return nil }"),
+    # The table's columns of query attributes, which scans decide on.
+    m("Q23", "query", TABLE, "a replaced row's columns keep its old values",
+      "for column in columns.indices { columns[column].write(snapshot.values, at: slot) }", ""),
+    m("Q24", "query", TABLE, "compaction leaves the columns in the old slots",
+      "for column in columns.indices { columns[column].compact(keeping: liveSlots) }", ""),
+    m("Q25", "query", COLUMN_SCAN, "a limited sort passes over a row that ties the worst kept on a typed first key",
+      "let v = reals[slot]\n            return descending ? v < w : v > w", "let v = reals[slot]\n            return descending ? v <= w : v >= w"),
+    m("Q27", "query", COLUMN_SCAN, "a limited sort by one typed key breaks ties by the later row",
+      "return a.slot < b.slot", "return a.slot > b.slot"),
+    m("Q26", "query", COLUMN_FILTER, "a typed comparison keeps a row whose value is nil or kept aside",
+      "matches = result\n                        } else {", "matches = true\n                        } else {"),
     m("Q20", "query", CHUNKS, "a chunk splits at the wrong place and loses its order",
       "chunks.insert(upper, at: chunk + 1)", "chunks.insert(upper, at: chunk)"),
     m("P02", "query", DESCRIPTOR, "fetchLimit off by one", "min(results.endIndex, start + max(0, $0))", "min(results.endIndex, start + max(0, $0) + 1)"),
