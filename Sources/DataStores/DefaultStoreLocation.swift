@@ -40,7 +40,9 @@ struct DefaultStoreLocation: Hashable, Sendable {
                 + "XDG_DATA_HOME (or HOME) to a directory of yours, or give ModelConfiguration a url.")
         }
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            // 0700, as the XDG base directory specification asks: the folders hold the user's data.
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
         } catch {
             throw DataStoreError(.invalidConfiguration,
                 "The default store's folder \(directory.path) cannot be created under \(home.path) "

@@ -19,7 +19,7 @@ extension ModelConfiguration {
     ///   `SwiftDataError.configurationFileNameTooLong` for a ``name`` that cannot be the default
     ///   location's file name; what the registry throws for a location it refuses.
     public func resolvedConfiguration() throws -> any DataStoreConfiguration {
-        if isStoredInMemoryOnly { return MemoryStoreConfiguration(name: name, schema: schema, allowsSave: allowsSave) }
+        if isStoredInMemoryOnly || (url.isFileURL && url.path == "/dev/null") { return MemoryStoreConfiguration(name: name, schema: schema, allowsSave: allowsSave) }
         if let defaultLocation {
             try Self.checkFileName(name)
             try defaultLocation.createDirectory()
@@ -57,6 +57,11 @@ extension ModelConfiguration {
         return configuration
     }
 
+    /// The longest name whose store files all fit a file name (255 bytes): the JSON store keeps
+    /// `<name>.store` with a `.journal`, a `.lock`, and while it replaces one of them a
+    /// temporary `<file>.tmp-<process id>`; the longest is the journal's temporary file.
+    static let maximumNameLength = 255 - ".store.journal.tmp-4294967295".utf8.count
+
     /// SwiftData's rules for a configuration name as a file name.
     private static func checkFileName(_ name: String) throws {
         if name.isEmpty || name == "." || name == ".." || name.contains("/") || name.contains("\0") {
@@ -64,10 +69,11 @@ extension ModelConfiguration {
                 "The configuration name '\(name)' cannot be a file name (it is empty, '.' or '..', or holds '/' or NUL): "
                 + "choose another name, or give ModelConfiguration a url.")
         }
-        if (name + ".store").utf8.count > 255 {
+        if name.utf8.count > maximumNameLength {
             throw SwiftDataError(.configurationFileNameTooLong,
-                "The configuration name '\(name.prefix(40))…' is \(name.utf8.count) bytes long; with '.store' a file name "
-                + "may be 255 bytes at most: choose a shorter name, or give ModelConfiguration a url.")
+                "The configuration name '\(name.prefix(40))…' is \(name.utf8.count) bytes long; the default store's files "
+                + "are named after it, and the longest of them must fit in 255 bytes, so a name may be \(maximumNameLength) "
+                + "bytes at most: choose a shorter name, or give ModelConfiguration a url.")
         }
     }
 }

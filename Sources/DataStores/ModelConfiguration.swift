@@ -85,6 +85,7 @@ public struct ModelConfiguration: ResolvingStoreConfiguration, Hashable, Identif
     ///   - schema: The model types the store holds; `nil` for every type of the container.
     ///   - url: The store's file (its directory must exist when the container opens it), or a
     ///     location such as `log:/data/readings` whose scheme names a registered backend.
+    ///     `/dev/null` keeps the store in memory, as Core Data's and SwiftData's idiom does.
     ///   - allowsSave: `false` opens the store read-only.
     ///   - cloudKitDatabase: No effect on Linux (see ``cloudKitDatabase``).
     public init(_ name: String? = nil, schema: Schema? = nil, url: URL, allowsSave: Bool = true,

@@ -94,6 +94,8 @@ import Testing
         let readOnly = try ModelContainer(for: Schema(ConformanceModels.types),
                                           configurations: [MemoryStoreConfiguration(allowsSave: false)])
         let context = readOnly.mainContext
+        // No periodic retry within the test, however slow the machine: exactly one failure.
+        context.autosaveInterval = .seconds(3_600)
         var handled: [any Error] = []
         context.autosaveErrorHandler = { handled.append($0) }
         let posted = Locked<[String]>([])
@@ -110,6 +112,33 @@ import Testing
         #expect(posted.withLock { $0 }.count == 1)
         #expect(posted.withLock { $0 }.first?.contains("read-only") == true)
         #expect(context.hasChanges, "the changes are kept")
+    }
+
+    @Test func aChangeMadeDuringAnAutosaveIsAutosavedToo() async throws {
+        let context = container.mainContext
+        context.autosaveInterval = .seconds(3_600)   // only the save after a change can store it
+        let peru = SuiteVoyage(name: "Peru")
+        context.insert(peru)
+        #expect(await untilIdle { !context.hasChanges })
+        // The observer runs on the main actor (the autosave posts there); the model is the main actor's.
+        nonisolated(unsafe) let voyage = peru
+        let observer = NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) { _ in
+            MainActor.assumeIsolated { if voyage.name == "Peru in May" { voyage.name = "Peru in June" } }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        peru.name = "Peru in May"   // autosaved; the didSave observer then changes it again
+        #expect(await untilIdle { (try? storedNames()) == ["Peru in June"] }, "the observer's change was saved: \((try? storedNames()) ?? [])")
+        #expect(!context.hasChanges)
+    }
+
+    @Test func autosaveIntervalIsAtLeastOneSecond() {
+        let context = container.mainContext
+        context.autosaveInterval = .zero
+        #expect(context.autosaveInterval == .seconds(1))
+        context.autosaveInterval = .seconds(-1)
+        #expect(context.autosaveInterval == .seconds(1))
+        context.autosaveInterval = .seconds(5)
+        #expect(context.autosaveInterval == .seconds(5))
     }
 
     @Test func undoOnTheMainContext() async throws {

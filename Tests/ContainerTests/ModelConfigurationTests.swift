@@ -33,6 +33,12 @@ import Testing
         #expect(try tripNames(container) == ["Oslo"])
         // In memory means gone with the container: another one starts empty.
         #expect(try tripNames(ModelContainer(for: ConfigTrip.self, configurations: configuration)) == [])
+        // The url an in-memory configuration reports, given as a url, is in memory too (it was
+        // refused as a character device).
+        let devNull = try ModelContainer(for: ConfigTrip.self, configurations: ModelConfiguration(url: URL(filePath: "/dev/null")))
+        #expect(devNull.stores.count == 1 && devNull.stores[0] is MemoryStore)
+        try saveTrip("Oslo", in: devNull)
+        #expect(try tripNames(devNull) == ["Oslo"])
     }
 
     @Test func aURLOpensAJSONStoreAtThatFile() throws {
@@ -183,6 +189,10 @@ import Testing
         try saveTrip("Oslo", in: ModelContainer(for: ConfigTrip.self, configurations: configuration))
         let file = home.appending(path: ".local/share/trips/default.store")
         #expect(FileManager.default.fileExists(atPath: file.path))
+        for folder in [".local", ".local/share", ".local/share/trips"] {
+            let permissions = try FileManager.default.attributesOfItem(atPath: home.appending(path: folder).path)[.posixPermissions] as? Int
+            #expect(permissions == 0o700, "\(folder): XDG's 0700, not world-readable")
+        }
         #expect(try tripNames(ModelContainer(for: ConfigTrip.self, configurations: ModelConfiguration(url: file))) == ["Oslo"])
     }
 
@@ -233,9 +243,29 @@ import Testing
         for name in ["a/b", "..", ""] {
             #expect(throws: SwiftDataError.configurationFileNameContainsInvalidCharacters, "\(name)") { try open(name) }
         }
-        #expect(throws: SwiftDataError.configurationFileNameTooLong) { try open(String(repeating: "n", count: 250)) }
+        // 241–249 bytes passed a check against `.store` alone and then failed on the journal's
+        // or a temporary file's name, leaving a lock file behind.
+        for length in [227, 241, 249, 250] {
+            #expect(throws: SwiftDataError.configurationFileNameTooLong, "\(length)") { try open(String(repeating: "n", count: length)) }
+        }
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.path) == [])
         // In memory, a name is only a name.
         #expect(throws: Never.self) { try ModelContainer(for: ConfigTrip.self, configurations: ModelConfiguration("a/b", isStoredInMemoryOnly: true)) }
+    }
+
+    @Test func theLongestNameAcceptedHoldsItsStore() throws {
+        let home = try temporaryDirectory()
+        let name = String(repeating: "n", count: 226)
+        let configuration = ModelConfiguration(name, schema: nil, isStoredInMemoryOnly: false,
+                                               environment: ["HOME": home.path], executableName: "trips")
+        do {
+            let context = ModelContext(try ModelContainer(for: ConfigTrip.self, configurations: configuration))
+            context.insert(ConfigTrip(name: "Iceland"))
+            try context.save()
+            context.insert(ConfigTrip(name: "Norway"))
+            try context.save()   // a journal entry and, on a later open, its temporary files
+        }
+        let reopened = ModelContext(try ModelContainer(for: ConfigTrip.self, configurations: configuration))
+        #expect(try reopened.fetch(FetchDescriptor<ConfigTrip>()).map(\.name).sorted() == ["Iceland", "Norway"])
     }
 }

@@ -23,6 +23,26 @@ import Testing
         #expect(try ModelContext(notes).fetch(FetchDescriptor<ConfigNote>()).map(\.text) == ["pack"])
     }
 
+    @Test func aTypeNoConfigurationHoldsIsRefusedBeforeAnythingOpens() throws {
+        let url = try temporaryDirectory().appending(path: "notes.store")
+        // ConfigTrip (and the types it relates) are in the container, but the only schema given
+        // holds notes: a save of a trip could go nowhere. It used to open, then throw at save.
+        let error = #expect(throws: DataStoreError.self) {
+            try ModelContainer(for: ConfigTrip.self, configurations: ModelConfiguration(schema: Schema(ConfigNote.self), url: url))
+        }
+        #expect(error?.code == .invalidConfiguration)
+        #expect(error?.message.contains("No configuration holds 'ConfigTrip'") == true, "\(String(describing: error))")
+        #expect(!FileManager.default.fileExists(atPath: url.path), "nothing is created")
+        do {
+            _ = try ModelContainer(for: ConfigTrip.self, configurations: ModelConfiguration(schema: Schema(ConfigNote.self), url: url))
+            Issue.record("opened")
+        } catch SwiftDataError.loadIssueModelContainer {
+            // the talks' catch clause
+        } catch {
+            Issue.record("not a load issue: \(error)")
+        }
+    }
+
     @Test func aSchemaWithAnArrayOrVariadicConfigurations() throws {
         let schema = Schema([ConfigTrip.self, ConfigNote.self])
         let byArray = try ModelContainer(for: schema, configurations: [ModelConfiguration(isStoredInMemoryOnly: true)])

@@ -36,6 +36,8 @@ public final class ModelContainer: Sendable {
     ///   holds a newer schema or one that needs a custom ``MigrationStage``; whatever a store or a
     ///   stage throws when it cannot open or migrate, or a ``ResolvingStoreConfiguration`` when
     ///   it cannot choose its store. A store that fails to migrate is left as it was.
+    ///   ``DataStoreError/Code/invalidConfiguration`` when no configuration's schema holds one of
+    ///   `schema`'s types (nothing is opened).
     public init(for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
                 configurations: [any DataStoreConfiguration]) throws {
         try schema.validate()
@@ -43,6 +45,14 @@ public final class ModelContainer: Sendable {
             throw DataStoreError(.invalidSchema,
                 "A ModelContainer needs at least one store configuration, such as ModelConfiguration() (import DataStores) "
                 + "or MemoryStoreConfiguration(); ModelContainer(for:) with no configurations argument opens the default store.")
+        }
+        // Checked before any store opens, so that nothing is created for a container that
+        // could not save some of its models.
+        let held = Set(configurations.flatMap { ($0.schema ?? schema).entities.map(\.name) })
+        if let missing = schema.entities.first(where: { !held.contains($0.name) }) {
+            throw DataStoreError(.invalidConfiguration,
+                "No configuration holds '\(missing.name)': each one's schema leaves it out. Add \(missing.name).self to "
+                + "one configuration's schema, or give one configuration no schema (it then holds every type of the container).")
         }
         func open<C: DataStoreConfiguration>(_ configuration: C) throws -> any DataStore {
             // A configuration that stands for another (ModelConfiguration) opens that one's store.

@@ -53,10 +53,13 @@ extension ModelContext {
 
     /// How often a context that autosaves saves while it has changes, besides after changes:
     /// 30 seconds unless set (SwiftData documents a periodic save, not its period).
+    ///
+    /// An interval under one second is taken as one second: a failing autosave retried without
+    /// pause would keep the main actor busy reporting it.
     public var autosaveInterval: Duration {
         get { autosave.interval }
         set {
-            autosave.interval = newValue
+            autosave.interval = max(newValue, .seconds(1))
             if autosave.isEnabled { autosave.startPeriodicSaves() }
         }
     }
@@ -68,13 +71,18 @@ extension ModelContext {
         guard !onlyWithChanges || hasChanges else { return }
         // A failed save gives the models their changes back, which would schedule this again.
         autosave.isSaving = true
-        defer { autosave.isSaving = false }
         do {
             try save()
         } catch {
+            autosave.isSaving = false
             NotificationCenter.default.post(name: Self.autosaveDidFail, object: self, userInfo: [Self.autosaveErrorKey: error])
             autosave.errorHandler(error)
+            return
         }
+        autosave.isSaving = false
+        // Changes made during the save (by a willSave or didSave observer) are new ones: they
+        // get a save of their own, as a change made at any other time does.
+        if hasChanges { autosave.changeWasMade() }
     }
 }
 

@@ -116,8 +116,9 @@ extension SwiftDataError {
     /// A `ModelConfiguration` name that cannot be a file name (it holds `/` or a NUL, or is empty,
     /// `.` or `..`), thrown by `ModelContainer` for the default location.
     public static let configurationFileNameContainsInvalidCharacters = SwiftDataError(.configurationFileNameContainsInvalidCharacters, "configurationFileNameContainsInvalidCharacters")
-    /// A `ModelConfiguration` name longer than a file name may be (255 bytes with `.store`),
-    /// thrown by `ModelContainer` for the default location.
+    /// A `ModelConfiguration` name too long for the default location's files (each of the
+    /// store's files, named after it, must fit in 255 bytes: a name may be 226 bytes), thrown
+    /// by `ModelContainer` before anything is created.
     public static let configurationFileNameTooLong = SwiftDataError(.configurationFileNameTooLong, "configurationFileNameTooLong")
     /// A configuration whose schema the container's does not hold. Matches only a
     /// `SwiftDataError`: the container adds each configuration's model types to its schema.

@@ -154,6 +154,8 @@ struct SQLConnection {
 
     /// How long a statement may go without an answer before the connection is given up.
     static let answerTimeout: DispatchTimeInterval = .seconds(60)
+    /// How often a wait checks whether the connection closed under it.
+    static let closePollInterval: DispatchTimeInterval = .milliseconds(100)
 
     /// Waits for a future from a thread that is not the event loop's; after ``answerTimeout``
     /// without an answer (a server that vanished without closing the socket), closes the
@@ -166,11 +168,16 @@ struct SQLConnection {
             done.signal()
         }
         // A statement sent as the server closes the connection was seen never to complete
-        // (postgres-nio 1.33.2): the connection's close ends the wait too.
-        connection.closeFuture.whenComplete { _ in
-            done.signal()
+        // (postgres-nio 1.33.2): the connection's close ends the wait too. It is polled, not
+        // awaited through `closeFuture`: a callback added there per statement would live as
+        // long as the connection, a leak that grows with every statement.
+        let deadline = DispatchTime.now() + answerTimeout
+        var answered = false
+        while !answered, DispatchTime.now() < deadline, !connection.isClosed {
+            answered = done.wait(timeout: min(deadline, .now() + closePollInterval)) == .success
         }
-        guard done.wait(timeout: .now() + answerTimeout) == .success else {
+        if !answered, outcome.value != nil { answered = true }
+        guard answered || connection.isClosed else {
             let closing: EventLoopFuture<Void> = connection.close()
             closing.whenComplete { _ in withExtendedLifetime(connection) {} }
             throw DataStoreError(.ioFailure, "No answer from \(server) within \(answerTimeout); the connection was closed. Nothing was acknowledged; the store connects again on the next call.")
