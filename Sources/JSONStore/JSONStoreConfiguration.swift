@@ -36,6 +36,16 @@ public struct JSONStoreConfiguration: DataStoreConfiguration {
         self.historyRetention = historyRetention
         self.compactionThreshold = compactionThreshold
     }
+
+    /// The same configuration with `schema` before `url`, as the WWDC24 talk "Create a custom
+    /// data store with SwiftData" writes its `JSONStoreConfiguration(schema:url:)`.
+    public init(
+        name: String? = nil, schema: Schema?, url: URL, allowsSave: Bool = true,
+        historyRetention: HistoryRetention = .unlimited, compactionThreshold: Int = 1 << 20
+    ) {
+        self.init(name: name, url: url, schema: schema, allowsSave: allowsSave,
+                  historyRetention: historyRetention, compactionThreshold: compactionThreshold)
+    }
 }
 
 extension JSONStoreConfiguration: LocatableStoreConfiguration {

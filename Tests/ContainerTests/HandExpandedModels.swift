@@ -2,7 +2,7 @@ import Foundation
 import Observation
 import StoreProtocol
 
-// What `@Model` expands to (docs: /work/coord/MACRO-CONTRACT.md), written by hand so that the
+// What `@Model` expands to (see Sources/DataStoresMacroKit), written by hand so that the
 // runtime is tested without the macro. Source of HandTrip:
 //
 //     @Model class HandTrip {

@@ -4,8 +4,7 @@ import MemoryStore
 import StoreTestSupport
 import Testing
 
-// The typical ModelConfiguration and SwiftDataError calls, as the docs quote them (see
-// /work/coord/S-CONFIG-SAMPLES.md), each run here.
+// The typical ModelConfiguration and SwiftDataError calls, as the docs quote them, each run here.
 
 enum ConfigurationSamples {
     @Model final class Trip {
