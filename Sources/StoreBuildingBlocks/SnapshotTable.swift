@@ -49,7 +49,12 @@ public struct SnapshotTable: Sendable {
     /// - Complexity: O(1) for an `id` comparison, O(*n*) otherwise.
     public func candidates<T: PersistentModel>(for descriptor: FetchDescriptor<T>) -> [DefaultSnapshot] {
         guard let key = SnapshotQuery.primaryKey(selectedBy: descriptor.predicate) else { return snapshots(of: T.entityName) }
-        return snapshot(for: PersistentIdentifier(entityName: T.entityName, primaryKey: key)).map { [$0] } ?? []
+        return row(of: T.self, primaryKey: key)
+    }
+
+    /// The row of `T` with primary key `key`, as an array of zero or one.
+    private func row<T: PersistentModel>(of type: T.Type, primaryKey key: SnapshotValue) -> [DefaultSnapshot] {
+        snapshot(for: PersistentIdentifier(entityName: T.entityName, primaryKey: key)).map { [$0] } ?? []
     }
 
     /// The rows a fetch has to evaluate. Through an index, when one applies:
@@ -71,7 +76,8 @@ public struct SnapshotTable: Sendable {
     ///   when several apply, and only when it finds at most half the rows); O(log *n* + *w*) for
     ///   a walk over *w* rows; O(*n*) for a scan.
     public func candidates<T: PersistentModel>(for request: DataStoreFetchRequest<T>) -> [DefaultSnapshot] {
-        if SnapshotQuery.primaryKey(selectedBy: request.descriptor.predicate) != nil { return candidates(for: request.descriptor) }
+        // The key is found once here: asking `candidates(for: request.descriptor)` found it again.
+        if let key = SnapshotQuery.primaryKey(selectedBy: request.descriptor.predicate) { return row(of: T.self, primaryKey: key) }
         guard let rows = entities[T.entityName] else { return [] }
         return rows.indexedCandidates(request) ?? rows.slots.compactMap { $0 }
     }
