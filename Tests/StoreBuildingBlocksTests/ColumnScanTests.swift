@@ -2,6 +2,7 @@ import DataStores
 import Foundation
 import StoreProtocol
 import StoreBuildingBlocks
+import StoreTestSupport
 import Testing
 
 /// The table's columns of query attributes stay in step with its rows through every way a table
@@ -29,17 +30,8 @@ import Testing
         }
     }
 
-    /// A deterministic generator, so that a failure repeats.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// A deterministic generator (StoreTestSupport's SplitMix64), so that a failure repeats.
+    typealias Generator = SeededGenerator
 
     static let labels = (0..<40).map { "l\($0)" } + ["é", "e\u{301}", "", "Z"]
     static let scores: [Double] = [-1, 0, -0.0, 0.5, 1, 2.5, .nan, .infinity, -.infinity, 100]
@@ -126,7 +118,7 @@ import Testing
     }
 
     @Test func columnsStayInStepThroughEveryChange() throws {
-        var random = Generator(state: 30)
+        var random = Generator(seed: 30)
         var table = SnapshotTable(schema: Schema([Reading.self]))
         var ids: [UUID] = []
         var decided = 0
@@ -181,7 +173,7 @@ import Testing
     }
 
     @Test func aLimitedSortAndAFilterAreDecidedOnTheColumns() throws {
-        var random = Generator(state: 32)
+        var random = Generator(seed: 32)
         var table = SnapshotTable(schema: Schema([Reading.self]))
         let rows = (0..<300).map { index in snapshot(values(UUID(), &random, label: "s\(index)")) }
         _ = try table.apply(DataStoreSaveChangesRequest(editingState: EditingState(), inserted: rows), storeIdentifier: "S")
@@ -195,7 +187,7 @@ import Testing
     }
 
     @Test func rowsTheStoredValuesCannotDecideLeaveTheRequestToTheEvaluator() throws {
-        var random = Generator(state: 31)
+        var random = Generator(seed: 31)
         var table = SnapshotTable(schema: Schema([Reading.self]))
         var rows = (0..<10).map { index in snapshot(values(UUID(), &random, label: "u\(index)")) }
         rows[4].values["count"] = .string("four")   // a value that does not read as an Int
