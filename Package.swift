@@ -129,6 +129,7 @@ let package = Package(
         .library(name: "JSONStore", targets: ["JSONStore"]),
         .library(name: "LogStore", targets: ["LogStore"]),
         .library(name: "StoreConformance", targets: ["StoreConformance"]),
+        .library(name: "StoreSync", targets: ["StoreSync"]),
     ],
     targets: [
         // The contract: what apps use and what a backend implements. Nothing else.
@@ -150,6 +151,8 @@ let package = Package(
         .target(name: "JSONStore", dependencies: ["StoreProtocol", "StoreBuildingBlocks", "StoreFiles"], swiftSettings: swiftSettings),
         .target(name: "LogStore", dependencies: ["StoreProtocol", "StoreBuildingBlocks", "StoreFiles"], swiftSettings: swiftSettings),
         .target(name: "StoreConformance", dependencies: ["DataStores", "StoreProtocol"], swiftSettings: swiftSettings),
+        // Sync through history: a replicator between a local container and a remote one.
+        .target(name: "StoreSync", dependencies: ["DataStores", "StoreProtocol"], swiftSettings: swiftSettings),
 
         // The example: the talk's unread-trips feature on the command line.
         .executableTarget(
@@ -157,7 +160,7 @@ let package = Package(
             swiftSettings: swiftSettings),
 
         // A child process for tests that need a second process (crash and multi-process tests).
-        .executableTarget(name: "StoreTestHelper", dependencies: ["DataStores", "StoreProtocol", "JSONStore", "LogStore", "StoreTestSupport"], swiftSettings: swiftSettings),
+        .executableTarget(name: "StoreTestHelper", dependencies: ["DataStores", "StoreProtocol", "JSONStore", "LogStore", "StoreSync", "StoreTestSupport"], swiftSettings: swiftSettings),
 
         // The harnesses the tests and StoreTestHelper share: power-loss simulator, damaged files,
         // stress runs, child processes. Under Sources/ because an executable uses it.
@@ -212,6 +215,11 @@ let package = Package(
         .testTarget(
             name: "ConformanceNegativeControls",
             dependencies: ["DataStores", "StoreConformance", "StoreProtocol", "StoreBuildingBlocks", "MemoryStore", "JSONStore", "StoreTestSupport"],
+            swiftSettings: swiftSettings),
+        // The replicator: its rules, convergence against a model of them, kills at every phase.
+        .testTarget(
+            name: "StoreSyncTests",
+            dependencies: ["DataStores", "StoreSync", "StoreProtocol", "JSONStore", "MemoryStore", "StoreTestHelper", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ConformanceTests",

@@ -1,0 +1,23 @@
+/// A hybrid logical clock reading (Kulkarni et al., 2014): wall-clock milliseconds, a counter
+/// for events within one millisecond or behind a clock read from another replica, and the
+/// replica that made it, which breaks ties. Ordered by all three, in that order.
+public struct HybridLogicalTimestamp: Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
+    /// Milliseconds since 1970, at least the wall clock of the replica when it stamped.
+    public var milliseconds: Int64
+    /// Orders readings with equal ``milliseconds``.
+    public var counter: Int64
+    /// The replica that stamped: the tie-break between equal readings of two replicas.
+    public var replica: String
+
+    public init(milliseconds: Int64, counter: Int64, replica: String) {
+        self.milliseconds = milliseconds
+        self.counter = counter
+        self.replica = replica
+    }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        (lhs.milliseconds, lhs.counter, lhs.replica) < (rhs.milliseconds, rhs.counter, rhs.replica)
+    }
+
+    public var description: String { "\(milliseconds).\(counter)@\(replica)" }
+}

@@ -1,0 +1,34 @@
+import DataStores
+
+/// Why a ``Replicator`` could not start or finish a round.
+public struct SyncError: CodedError {
+    /// The kinds of failure a replicator reports.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The two containers' schemas differ; nothing moved.
+        public static let schemaMismatch = Code(rawValue: "schemaMismatch")
+        /// A container's schema lacks ``Replicator/models``; nothing moved.
+        public static let missingSyncModels = Code(rawValue: "missingSyncModels")
+        /// A side keeps no history, or none a replicator can read.
+        public static let historyUnavailable = Code(rawValue: "historyUnavailable")
+        /// A side cannot take the role asked of it (a log store, whose history holds inserts only,
+        /// cannot receive; a container with several stores).
+        public static let unsupportedStore = Code(rawValue: "unsupportedStore")
+        /// A history position saved by an earlier round no longer exists on its side.
+        public static let historyTokenExpired = Code(rawValue: "historyTokenExpired")
+        /// A feature this build does not provide.
+        public static let unsupported = Code(rawValue: "unsupported")
+    }
+
+    public var code: Code
+    public var message: String
+
+    /// An error with a code to match on and a message a person can act on.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+}

@@ -1,0 +1,18 @@
+/// What one round (or one direction of it) moved.
+public struct SyncReport: Sendable, Equatable {
+    /// Local transactions applied to the remote.
+    public var pushedTransactions = 0
+    /// Remote transactions applied to the local side.
+    public var pulledTransactions = 0
+    /// Model changes those transactions held (inserts, updates and deletes).
+    public var appliedChanges = 0
+    /// Transactions skipped because this replica wrote them or had already applied them.
+    public var skippedTransactions = 0
+    /// Conflicts resolved, each also passed to ``SyncConfiguration/resolutionHandler``.
+    public var resolutions = 0
+    /// Whether a side's history no longer reached back to the saved position, so that the
+    /// entities it covered were compared in full instead (see ``SyncError/Code/historyTokenExpired``).
+    public var resynced = false
+
+    public init() {}
+}
