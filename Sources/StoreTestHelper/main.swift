@@ -16,6 +16,8 @@ import StoreTestSupport
 //   StoreTestHelper stress-write json|log PATH SEED [sabotage]   a writer the stress rounds kill
 //   StoreTestHelper default-store write AUTHOR PAYLOAD...        records in the default store; "store PATH", "wrote N"
 //   StoreTestHelper default-store read                           "record AUTHOR PAYLOAD" for each, sorted
+//   StoreTestHelper sync-child LOCAL REMOTE SEED SAVES [SABOTAGE] edits LOCAL, then one sync round with REMOTE (JSON stores);
+//                                                                "ack N DIGEST", "phase NAME", "synced …" (see SyncChild.swift)
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -105,10 +107,15 @@ do {
         try defaultStoreWrite(author: arguments[3], payloads: Array(arguments.dropFirst(4)))
     case "default-store" where arguments.count == 3 && arguments[2] == "read":
         try defaultStoreRead()
+    case "sync-child" where (6...7).contains(arguments.count):
+        guard let seed = UInt64(arguments[4]), let saves = Int(arguments[5]) else { fail("SEED and SAVES are numbers") }
+        let sabotage = arguments.count == 7 ? SyncSabotage(rawValue: arguments[6]) : nil
+        if arguments.count == 7 && sabotage == nil { fail("SABOTAGE is one of \(SyncSabotage.allCases.map(\.rawValue))") }
+        try await syncChild(local: arguments[2], remote: arguments[3], seed: seed, saves: saves, sabotage: sabotage)
     default:
         fail("usage: StoreTestHelper write json|log PATH AUTHOR SAVES BATCHSIZE | read json|log PATH | change json PATH PAYLOAD | add-note json PATH TITLE"
              + " | stress json|log DIRECTORY ROUNDS [WRITERS] [sabotage] | stress-write json|log PATH SEED [sabotage]"
-             + " | default-store write AUTHOR PAYLOAD... | default-store read")
+             + " | default-store write AUTHOR PAYLOAD... | default-store read | sync-child LOCAL REMOTE SEED SAVES [SABOTAGE]")
     }
 } catch {
     fail("error: \(error)")

@@ -1,0 +1,60 @@
+import Foundation
+import StoreSync
+import StoreTestSupport
+import Testing
+
+/// Replicas converge, to what the merge rules say (issue 32's convergence test): seeded random
+/// rounds of offline edits on two or three replicas, synced in random orders, then quiesced.
+/// Replay a failing run with `DATASTORES_SYNC_SEED=<the printed seed>`.
+@Suite struct ConvergenceTests {
+    /// The first seed: the one given to replay a run, else a new one each run (printed).
+    static func firstSeed() -> UInt64 {
+        if let text = ProcessInfo.processInfo.environment["DATASTORES_SYNC_SEED"], let seed = UInt64(text) { return seed }
+        var random = SystemRandomNumberGenerator()
+        return random.next() % 1_000_000_000
+    }
+
+    @Test func replicasConvergeToTheModelOfTheMergeRules() async throws {
+        let runs = FullTestRun.isEnabled ? 16 : 3
+        let rounds = FullTestRun.isEnabled ? 24 : 6
+        let first = Self.firstSeed()
+        var totals = ConvergenceRun.Figures()
+        let start = ContinuousClock.now
+        for index in 0..<runs {
+            let seed = first + UInt64(index)
+            let run = ConvergenceRun(seed: seed, rounds: rounds, replicaCount: 2 + index % 2)
+            let (figures, failures) = try await run.run()
+            print("convergence seed \(seed), \(run.replicaCount) replicas: \(figures.summary)")
+            #expect(failures.isEmpty, "seed \(seed): \(failures.joined(separator: "\n"))")
+            totals.add(figures)
+        }
+        print("convergence, \(runs) runs from seed \(first) in \(ContinuousClock.now - start): \(totals.summary)")
+        // The runs met what they are for: every kind of edit, and conflicts of every kind.
+        for kind in SyncEdit.Kind.allCases { #expect(totals.edits[kind, default: 0] > 0, "no \(kind.rawValue) edit") }
+        #expect(totals.modelConflicts.overlappingFields > 0 && totals.modelConflicts.uniqueCollisions > 0)
+        if FullTestRun.isEnabled { #expect(totals.modelConflicts.deleteVersusUpdate > 0 && totals.resolutions > 0) }
+    }
+}
+
+extension ConvergenceRun.Figures {
+    mutating func add(_ other: Self) {
+        rounds += other.rounds
+        for (kind, count) in other.edits { edits[kind, default: 0] += count }
+        syncs += other.syncs
+        quiescingRounds += other.quiescingRounds
+        pushed += other.pushed
+        pulled += other.pulled
+        resolutions += other.resolutions
+        modelConflicts.overlappingFields += other.modelConflicts.overlappingFields
+        modelConflicts.deleteVersusUpdate += other.modelConflicts.deleteVersusUpdate
+        modelConflicts.uniqueCollisions += other.modelConflicts.uniqueCollisions
+    }
+
+    var summary: String {
+        let kinds = SyncEdit.Kind.allCases.map { "\($0.rawValue) \(edits[$0, default: 0])" }.joined(separator: ", ")
+        return "\(rounds) rounds (+\(quiescingRounds) quiescing), \(syncs) syncs, pushed \(pushed), pulled \(pulled); edits: \(kinds); "
+            + "conflicts: \(modelConflicts.overlappingFields) fields changed on several replicas, "
+            + "\(modelConflicts.deleteVersusUpdate) delete/update, \(modelConflicts.uniqueCollisions) unique collisions; "
+            + "resolutions reported \(resolutions)"
+    }
+}
