@@ -4,9 +4,6 @@ import StoreProtocol
 /// A flaw a replicator (or the store under it) could have, planted by wrapping a store: the
 /// sync harnesses' negative controls, which each harness must report as a failure.
 public enum SyncSabotage: String, Sendable, CaseIterable {
-    /// The replicator's saves ("StoreSync/…" authors) lose their sync-model rows: positions,
-    /// applied origins and clocks never reach this side, so every round applies again.
-    case dropsSyncState = "drops-sync-state"
     /// The replicator's saves are split: the data first, then the sync-model rows in a save of
     /// their own; the process kills itself (SIGKILL) between the two, the crash a separate save
     /// of the position exposes.
@@ -74,18 +71,13 @@ where Inner.Store: HistoryProviding<DefaultHistoryTransaction> {
     public func migrate(_ request: DataStoreMigrationRequest) throws { try inner.migrate(request) }
 
     public func save(_ request: DataStoreSaveChangesRequest<Snapshot>) throws -> DataStoreSaveChangesResult<Snapshot> {
-        guard request.editingState.author?.hasPrefix("StoreSync") == true, configuration.sabotage != .neverExpiresTokens else {
+        guard request.editingState.author?.hasPrefix("StoreSync") == true, configuration.sabotage == .splitsSyncStateAndCrashes else {
             return try inner.save(request)
         }
         let (data, state) = split(request)
-        switch configuration.sabotage {
-        case .dropsSyncState, .neverExpiresTokens:
-            return try inner.save(data)
-        case .splitsSyncStateAndCrashes:
-            let result = try inner.save(data)
-            if !state.isEmpty { kill(getpid(), SIGKILL) }
-            return result
-        }
+        let result = try inner.save(data)
+        if !state.isEmpty { kill(getpid(), SIGKILL) }
+        return result
     }
 
     /// The app models' changes, and the sync models' changes, of one save.

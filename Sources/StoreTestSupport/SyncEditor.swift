@@ -73,11 +73,14 @@ public struct SyncEditor: Sendable {
 
     /// The label names replicas pick from: few, so that replicas collide.
     public static let labelNames = ["red", "green", "blue", "amber", "teal", "plum"]
+    /// Put before each label name: replicas with different prefixes never collide.
+    public let labelNamePrefix: String
 
-    public init(owner: String, ownedOnly: Bool = false, labels: Bool = true) {
+    public init(owner: String, ownedOnly: Bool = false, labels: Bool = true, labelNamePrefix: String = "") {
         self.owner = owner
         self.ownedOnly = ownedOnly
         self.labels = labels
+        self.labelNamePrefix = labelNamePrefix
     }
 
     /// Makes one random edit in `context`, unsaved, of models not in `deleted` (those this save
@@ -150,7 +153,7 @@ public struct SyncEditor: Sendable {
             context.insert(project)
             return [SyncEdit(.insert, .project, project.id, ["name": .text(project.name), "owner": .text(owner)])]
         case 75..<83 where labels:
-            let free = Self.labelNames.filter { name in !heldLabels.contains { $0.name == name } }
+            let free = Self.labelNames.map { labelNamePrefix + $0 }.filter { name in !heldLabels.contains { $0.name == name } }
             guard !free.isEmpty else { fallthrough }
             let label = SyncLabel(name: pick(free), note: text())
             label.id = UUID(uuid: generator.uuidBytes())

@@ -27,6 +27,9 @@ struct ConvergenceRun {
     let replicaCount: Int
     /// The resolver every replicator uses (a broken one in the negative control).
     var resolver: any ConflictResolver = LastWriterWins()
+    /// Whether replicas insert labels of the same names (unique-key collisions); without, each
+    /// replica names its labels apart.
+    var uniqueCollisions = true
 
     /// Runs the rounds; returns the figures and what went wrong (empty when the replicas
     /// converged to the model).
@@ -57,7 +60,7 @@ struct ConvergenceRun {
             replicators.append(try Replicator(local: local, remote: try openRemote(), configuration: SyncConfiguration(
                 resolver: resolver, resolutionHandler: { _ in resolutions.add(1) })))
         }
-        let editors = (0..<replicaCount).map { SyncEditor(owner: "r\($0)") }
+        let editors = (0..<replicaCount).map { SyncEditor(owner: "r\($0)", labelNamePrefix: uniqueCollisions ? "" : "r\($0)-") }
         var lastClockRead = wallMilliseconds()
 
         func sync(_ replica: Int) async throws -> SyncReport {

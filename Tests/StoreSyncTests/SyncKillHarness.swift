@@ -41,6 +41,9 @@ struct SyncKillHarness {
     var sabotage: SyncSabotage?
     /// Rounds that share one set of stores before a new set starts (history stays short).
     var roundsPerStoreSet = 25
+    /// Whether the harness kills the child (the negative controls let a sabotaged child run, or
+    /// crash where its sabotage does).
+    var kills = true
     /// The longest random pause between reading a phase's marker and the kill.
     var maximumPauseNanoseconds: UInt64 = 2_000_000
 
@@ -71,7 +74,7 @@ struct SyncKillHarness {
                     break
                 }
             }
-            if reached {
+            if reached && kills {
                 randomPause(maximumNanoseconds: maximumPauseNanoseconds, using: &generator)
                 child.kill()
             }

@@ -28,12 +28,14 @@ import Testing
         #expect(figures.kills >= rounds / 2, "most rounds were killed")
     }
 
-    /// The harness's negative controls: a remote that drops the replicator's sync state from its
-    /// saves (every round applies again), or saves it separately with a crash between (the
-    /// crashed transaction is applied again): the harness reports transactions applied twice.
-    @Test(arguments: [SyncSabotage.dropsSyncState, .splitsSyncStateAndCrashes])
-    func theHarnessCatchesAReplicatorThatAppliesTwice(_ sabotage: SyncSabotage) async throws {
-        let (figures, failures) = try await SyncKillHarness(seed: ConvergenceTests.firstSeed(), rounds: 4, sabotage: sabotage).run()
+    /// The harness's negative control: a remote that saves the replicator's sync state in a save
+    /// of its own after the data, with a crash between (the crashed transaction is applied
+    /// again by the next round): the harness reports a transaction applied twice.
+    @Test func theHarnessCatchesAReplicatorThatAppliesTwice() async throws {
+        let sabotage = SyncSabotage.splitsSyncStateAndCrashes
+        var harness = SyncKillHarness(seed: ConvergenceTests.firstSeed(), rounds: 3, sabotage: sabotage)
+        harness.kills = false
+        let (figures, failures) = try await harness.run()
         #expect(!failures.isEmpty, "the harness missed \(sabotage.rawValue)")
         #expect(figures.appliedTwice > 0, "\(failures.joined(separator: "\n"))")
     }

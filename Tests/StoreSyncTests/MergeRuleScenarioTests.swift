@@ -1,0 +1,115 @@
+import DataStores
+import Foundation
+import JSONStore
+import MemoryStore
+import StoreSync
+import StoreTestSupport
+import Testing
+
+/// Single scenarios of the merge rules, each the smallest case of something the convergence run
+/// found or must hold: two memory replicas around a memory remote.
+@Suite struct MergeRuleScenarioTests {
+    /// Two replicas and their remote, with rounds that begin in a later millisecond than the last
+    /// clock read, so that the later round dates its edits later (see `MergeRulesModel`).
+    final class Replicas {
+        let schema = Schema(syncTestModelTypes + Replicator.models)
+        let a: ModelContainer, b: ModelContainer, remote: ModelContainer
+        let replicatorA: Replicator, replicatorB: Replicator
+        private var lastClockRead = wallMilliseconds()
+
+        init() throws {
+            a = try ModelContainer(for: schema, configurations: MemoryStoreConfiguration(name: "a"))
+            b = try ModelContainer(for: schema, configurations: MemoryStoreConfiguration(name: "b"))
+            let url = try temporaryDirectory().appending(path: "remote.json")
+            remote = try ModelContainer(for: schema, configurations: JSONStoreConfiguration(url: url))
+            replicatorA = try Replicator(local: a, remote: remote)
+            replicatorB = try Replicator(local: b, remote: try ModelContainer(for: schema, configurations: JSONStoreConfiguration(url: url)))
+        }
+
+        @discardableResult
+        func sync(_ replicator: Replicator) async throws -> SyncReport {
+            waitForALaterMillisecond(than: lastClockRead)
+            let report = try await replicator.sync()
+            lastClockRead = wallMilliseconds()
+            return report
+        }
+
+        /// Syncs both until a round of both moves nothing.
+        func quiesce() async throws {
+            for _ in 0..<6 {
+                let reports = [try await sync(replicatorA), try await sync(replicatorB)]
+                if reports.allSatisfy({ $0.pushedTransactions + $0.pulledTransactions == 0 }) { return }
+            }
+        }
+    }
+
+    /// The shape of what the convergence run found (seed 583361392, a replica listing a task in
+    /// two projects' tasks): A moves a task into a new project P1; B, not having seen it, moves
+    /// it into P2 and syncs first, so A's move is dated later and wins. Each move appends to the
+    /// project's tasks (`toMany`) or sets the task's project. P2 must not list the task anywhere.
+    /// (This scenario passes: the run's failure needs more of its history; replay the seed.)
+    @Test(arguments: [false, true])
+    func aMoveThatLosesToALaterMoveLeavesNoMemberBehind(toMany: Bool) async throws {
+        let replicas = try Replicas()
+        let contextA = ModelContext(replicas.a)
+        let task = SyncTask(title: "task", priority: 0, done: false, owner: "A")
+        let first = SyncProject(name: "first", owner: "A"), second = SyncProject(name: "second", owner: "A")
+        let member = SyncTask(title: "member", priority: 0, done: false, owner: "A")
+        let doomed = SyncTask(title: "doomed", priority: 0, done: false, owner: "A")
+        let third = SyncProject(name: "third", owner: "A")
+        for model in [task, second, member, doomed, third] as [any PersistentModel] { contextA.insert(model) }
+        member.project = second
+        doomed.project = third
+        try contextA.save()
+        try await replicas.quiesce()
+
+        contextA.insert(first)   // a new project, in the save that moves the task into it
+        if toMany { first.tasks.append(task) } else { task.project = first }
+        try contextA.save()
+        let contextB = ModelContext(replicas.b)
+        let taskB = try #require(try contextB.fetch(FetchDescriptor<SyncTask>()).first { $0.id == task.id })
+        let secondB = try #require(try contextB.fetch(FetchDescriptor<SyncProject>()).first { $0.id == second.id })
+        contextB.insert(SyncTask(title: "inserted by B", priority: 0, done: true, owner: "B"))
+        contextB.delete(try #require(try contextB.fetch(FetchDescriptor<SyncTask>()).first { $0.id == doomed.id }))
+        if toMany { secondB.tasks.append(taskB) } else { taskB.project = secondB }
+        try contextB.save()
+        try await replicas.sync(replicas.replicatorB)
+
+        try await replicas.quiesce()
+
+        for (name, container) in [("A", replicas.a), ("B", replicas.b), ("the remote", replicas.remote)] {
+            let rows = try SyncRows(container)
+            #expect(rows.tasks[task.id]?.project == first.id, "\(name): the later move wins")
+            #expect(rows.projects[first.id]?.tasks == [task.id], "\(name): the first project lists the task")
+            #expect(rows.projects[second.id]?.tasks == [member.id], "\(name): the second project does not list the task")
+        }
+    }
+
+    /// Two replicas insert a label of one name: the smaller identifier survives everywhere, with
+    /// the later note, and a task that named the other label names the survivor.
+    @Test(.disabled("defect: unique-key collisions are not merged across replicas; see the report"))
+    func labelsOfOneNameMergeIntoTheSmallerIdentifier() async throws {
+        let replicas = try Replicas()
+        let small = UUID(uuidString: "00000000-0000-0000-0000-000000000001")!, large = UUID(uuidString: "FFFFFFFF-0000-0000-0000-000000000001")!
+        let contextA = ModelContext(replicas.a), contextB = ModelContext(replicas.b)
+        let labelA = SyncLabel(name: "red", note: "from A")
+        labelA.id = large
+        let task = SyncTask(title: "task", priority: 0, done: false, owner: "A")
+        contextA.insert(labelA)
+        contextA.insert(task)
+        task.label = labelA
+        try contextA.save()
+        let labelB = SyncLabel(name: "red", note: "from B")
+        labelB.id = small
+        contextB.insert(labelB)
+        try contextB.save()
+        try await replicas.sync(replicas.replicatorA)   // A's note is dated first, B's later
+        try await replicas.quiesce()
+
+        for (name, container) in [("A", replicas.a), ("B", replicas.b), ("the remote", replicas.remote)] {
+            let rows = try SyncRows(container)
+            #expect(rows.labels == [small: SyncRows.Label(name: "red", note: "from B")], "\(name): one label, the smaller identifier")
+            #expect(rows.tasks[task.id]?.label == small, "\(name): the task names the survivor")
+        }
+    }
+}
