@@ -49,7 +49,7 @@ import Testing
         let plain = try memory(Schema([SyncNote.self, SyncFolder.self, SyncTag.self] + Replicator.models))
         let error = try #require(throws: SyncError.self) { try Replicator(local: plain, remote: remote) }
         #expect(error.code == .schemaMismatch)
-        #expect(error.message.contains("SyncNote"))
+        #expect(error.message.contains("SyncNote: the attribute body is String locally and Int remotely"))
     }
 
     @Test func anotherSchemaVersionIsAMismatch() throws {
