@@ -35,12 +35,11 @@ extension SyncRound {
                     skippedThrough = nil
                     enter(.pushSave)
                     var session = remoteSession()
-                    for id in changedModels(transaction) {
-                        guard let incoming = try dated(id, in: local, fresh: nil) else { continue }
-                        try session.apply(incoming, id: id)
-                    }
+                    try send(changedModels(transaction), from: local, fresh: nil, into: &session)
                     SyncStateRows.writeAppliedOrigin(state.replicaID, transaction.transactionIdentifier, into: &session.save)
-                    try remote.save(session.save, author: "\(Self.authorPrefix)/\(state.replicaID)/\(transaction.transactionIdentifier)")
+                    let marker = session.mergedUniqueKeys ? "/" + Self.mergedMarker : ""
+                    try remote.save(session.save,
+                                    author: "\(Self.authorPrefix)/\(state.replicaID)/\(transaction.transactionIdentifier)\(marker)")
                     report.pushedTransactions += 1
                     report.appliedChanges += session.appliedChanges
                     reportResolutions(session.resolutions)
@@ -64,12 +63,10 @@ extension SyncRound {
         let ids = try allSyncedModels(in: local)
         enter(.pushSave)
         var session = remoteSession()
-        for id in ids {
-            guard let incoming = try dated(id, in: local, fresh: nil) else { continue }
-            try session.apply(incoming, id: id)
-        }
+        try send(ids, from: local, fresh: nil, into: &session)
         SyncStateRows.writeAppliedOrigin(state.replicaID, state.stampedThrough, into: &session.save)
-        try remote.save(session.save, author: "\(Self.authorPrefix)/\(state.replicaID)/\(state.stampedThrough)")
+        let marker = session.mergedUniqueKeys ? "/" + Self.mergedMarker : ""
+        try remote.save(session.save, author: "\(Self.authorPrefix)/\(state.replicaID)/\(state.stampedThrough)\(marker)")
         report.resynced = true
         report.appliedChanges += session.appliedChanges
         reportResolutions(session.resolutions)
