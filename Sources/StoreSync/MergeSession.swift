@@ -8,7 +8,7 @@ struct MergeSession {
     let parts: [String: SyncedParts]
     let resolver: any ConflictResolver
     /// Dates the held side's changes that no round dated yet (`nil`: leave them undated).
-    let heldFresh: (() -> HybridLogicalTimestamp)?
+    let heldFresh: ModelDating.Fresh?
     var save = SyncSave()
     var resolutions: [SyncResolution] = []
     /// Models whose data the save changes.
@@ -22,7 +22,7 @@ struct MergeSession {
     private var uniqueOwners: [String: [[[SnapshotValue]: PersistentIdentifier]]] = [:]
 
     init(destination: SyncStore, parts: [String: SyncedParts], resolver: any ConflictResolver,
-         heldFresh: (() -> HybridLogicalTimestamp)?) {
+         heldFresh: ModelDating.Fresh?) {
         self.destination = destination
         self.parts = parts
         self.resolver = resolver

@@ -38,8 +38,8 @@ extension SyncRound {
                 let appClock = HybridLogicalTimestamp(
                     milliseconds: Int64((transaction.timestamp.timeIntervalSince1970 * 1000).rounded(.down)), counter: 0,
                     replica: remote.identifier)
-                var session = session(into: local, heldFresh: { clock.tick() })
-                try send(changedModels(transaction), from: remote, fresh: { appClock }, into: &session)
+                var session = session(into: local, heldFresh: { _ in clock.tick() })
+                try send(changedModels(transaction), from: remote, fresh: { ModelDating.after($0, floor: appClock) }, into: &session)
                 for clocks in session.received { clock.receive(clocks) }
                 SyncStateRows.writePullPosition(of: remote.identifier, transaction.transactionIdentifier, into: &session.save)
                 SyncStateRows.writeAppliedOrigin(origin, number, into: &session.save)
@@ -71,9 +71,9 @@ extension SyncRound {
         let current = try remote.currentTransaction()
         let ids = try allSyncedModels(in: remote)
         enter(.pullSave)
-        let now = HybridLogicalTimestamp(milliseconds: 0, counter: 0, replica: remote.identifier)
-        var session = session(into: local, heldFresh: { clock.tick() })
-        try send(ids, from: remote, fresh: { now }, into: &session)
+        let floor = HybridLogicalTimestamp(milliseconds: 0, counter: 0, replica: remote.identifier)
+        var session = session(into: local, heldFresh: { _ in clock.tick() })
+        try send(ids, from: remote, fresh: { ModelDating.after($0, floor: floor) }, into: &session)
         for clocks in session.received { clock.receive(clocks) }
         SyncStateRows.writePullPosition(of: remote.identifier, current, into: &session.save)
         state.clockMilliseconds = clock.milliseconds

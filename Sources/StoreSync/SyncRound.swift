@@ -56,7 +56,7 @@ struct SyncRound {
 
     /// A model of `store` as it is now, dated by its clock record (undated changes: by `fresh`,
     /// or left out without it).
-    func dated(_ id: PersistentIdentifier, in store: SyncStore, fresh: (() -> HybridLogicalTimestamp)?) throws -> DatedModel? {
+    func dated(_ id: PersistentIdentifier, in store: SyncStore, fresh: ModelDating.Fresh?) throws -> DatedModel? {
         guard let parts = replicator.parts[id.entityName] else { return nil }
         let row = try store.row(id)
         let record = try SyncStateRows.clocks(of: id, in: store)
@@ -66,7 +66,7 @@ struct SyncRound {
     /// Merges the models `ids` of `source`, as they are now, into a session; after a model that
     /// was merged into another on a unique key, the survivor too (the merge gave it the loser's
     /// values, which may be news on the other side).
-    func send(_ ids: [PersistentIdentifier], from source: SyncStore, fresh: (() -> HybridLogicalTimestamp)?,
+    func send(_ ids: [PersistentIdentifier], from source: SyncStore, fresh: ModelDating.Fresh?,
               into session: inout MergeSession) throws {
         var sent = Set<PersistentIdentifier>()
         var pending = ids[...]
@@ -80,7 +80,7 @@ struct SyncRound {
     }
 
     /// A merge session into `destination`.
-    func session(into destination: SyncStore, heldFresh: (() -> HybridLogicalTimestamp)?) -> MergeSession {
+    func session(into destination: SyncStore, heldFresh: ModelDating.Fresh?) -> MergeSession {
         MergeSession(destination: destination, parts: replicator.parts, resolver: configuration.resolver, heldFresh: heldFresh)
     }
 

@@ -288,3 +288,35 @@ import Testing
         #expect(!recorder.resolutions.contains { $0.conflict.kind == .deleteVersusUpdate })
     }
 }
+
+/// The remote is written by replicators; an app that writes to it directly has its saves dated
+/// by the remote transaction's timestamp, and they are pulled like any other.
+@Suite struct SyncDirectRemoteWriteTests {
+    @Test(arguments: SyncBackend.allCases)
+    func anAppsSaveOnTheRemoteIsPulled(_ backend: SyncBackend) async throws {
+        let world = try SyncWorld(backend)
+        let a = try world.replica("a"), b = try world.replica("b")
+        let id = try a.edit { context in
+            let note = SyncNote(title: "t", body: "from a")
+            context.insert(note)
+            return note.persistentModelID
+        }
+        try await a.sync()
+        let server = ModelContext(world.server)
+        (try server.model(for: id) as? SyncNote)?.body = "edited on the server"
+        server.insert(SyncNote(title: "made on the server"))
+        try server.save()
+        try await b.sync()
+        try await a.sync()
+        for replica in [a, b] {
+            #expect(try replica.note(id)?.body == "edited on the server")
+            #expect(try replica.notes().map(\.title) == ["made on the server", "t"])
+        }
+        // A replica's later edit of it wins and reaches the server.
+        try b.edit { context in (try context.model(for: id) as? SyncNote)?.body = "edited by b" }
+        try await b.sync()
+        try await a.sync()
+        #expect(try a.note(id)?.body == "edited by b")
+        #expect((try ModelContext(world.server).model(for: id) as? SyncNote)?.body == "edited by b")
+    }
+}
