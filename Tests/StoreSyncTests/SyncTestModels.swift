@@ -92,6 +92,21 @@ final class SyncWorld {
     }
 }
 
+extension SyncWorld {
+    /// Replicas "a" and "b", with one configuration.
+    func pair(_ configuration: SyncConfiguration = SyncConfiguration()) throws -> (Replica, Replica) {
+        (try replica("a", configuration: configuration), try replica("b", configuration: configuration))
+    }
+
+    /// A note `a` inserts and both replicas hold after a round each.
+    func sharedNote(_ a: Replica, _ b: Replica) async throws -> PersistentIdentifier {
+        let id = try a.insert { SyncNote(title: "t") }
+        try await a.sync()
+        try await b.sync()
+        return id
+    }
+}
+
 struct Replica {
     let container: ModelContainer
     let replicator: Replicator
@@ -116,6 +131,29 @@ struct Replica {
 
     @discardableResult
     func sync() async throws -> SyncReport { try await replicator.sync() }
+
+    /// Inserts a model and returns its identifier.
+    func insert(_ make: () -> any PersistentModel) throws -> PersistentIdentifier {
+        try edit { context in
+            let model = make()
+            context.insert(model)
+            return model.persistentModelID
+        }
+    }
+
+    /// Changes a note this replica holds.
+    func change(_ id: PersistentIdentifier, _ body: (SyncNote) -> Void) throws {
+        try edit { context in
+            if let note = try context.model(for: id) as? SyncNote { body(note) }
+        }
+    }
+
+    /// Deletes a model this replica holds.
+    func delete(_ id: PersistentIdentifier) throws {
+        try edit { context in
+            if let model = try context.model(for: id) { context.delete(model) }
+        }
+    }
 }
 
 /// Collects what a replicator reports through its handlers.

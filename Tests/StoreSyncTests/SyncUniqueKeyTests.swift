@@ -16,8 +16,7 @@ import Testing
     func concurrentInsertsOfOneUniqueKeyMergeIntoTheSmallerIdentifier(_ backend: SyncBackend, aPushesFirst: Bool) async throws {
         let world = try SyncWorld(backend)
         let clock = ManualClock(), recorder = SyncRecorder()
-        let a = try world.replica("a", configuration: clock.driving(recorder.configuration()))
-        let b = try world.replica("b", configuration: clock.driving(recorder.configuration()))
+        let (a, b) = try world.pair(clock.driving(recorder.configuration()))
         let c = try world.replica("c", configuration: clock.driving(recorder.configuration()))
         let idA = try a.edit { context in
             let account = SyncAccount(email: "ada@example.com", displayName: "from a", credits: 5)
