@@ -55,3 +55,23 @@ import Testing
         #expect(try caption(b) == "second life")
     }
 }
+
+/// Rounds read history in batches: every transaction arrives whatever the batch size.
+@Suite struct SyncBatchTests {
+    /// Sabotage checked: a pull or push loop that stops after its first batch leaves notes behind.
+    @Test(arguments: SyncBackend.allCases)
+    func manyTransactionsCrossInSmallBatches(_ backend: SyncBackend) async throws {
+        let world = try SyncWorld(backend)
+        let (a, b) = try world.pair(SyncConfiguration(batchSize: 2))
+        for index in 0..<7 { _ = try a.insert { SyncNote(title: "note \(index)") } }
+        let pushed = try await a.sync()
+        #expect(pushed.pushedTransactions == 7)
+        let pulled = try await b.sync()
+        #expect(pulled.pulledTransactions == 7)
+        #expect(try b.notes().map(\.title) == (0..<7).map { "note \($0)" })
+        for index in 0..<5 { _ = try b.insert { SyncNote(title: "more \(index)") } }
+        try await b.sync()
+        try await a.sync()
+        #expect(try a.notes().count == 12)
+    }
+}
