@@ -63,6 +63,7 @@ enum Merge {
                                       resolver: any ConflictResolver) -> MergeOutcome {
         guard let deleted = incoming.clocks.deleted else { return MergeOutcome(clocks: held.clocks) }
         var outcome = MergeOutcome(clocks: held.clocks)
+        outcome.clocks.mergedInto = held.clocks.mergedInto ?? incoming.clocks.mergedInto
         guard held.values != nil else {
             // Deleted on both sides: one tombstone, the later.
             if let heldDeleted = held.clocks.deleted, heldDeleted >= deleted { return outcome }

@@ -3,6 +3,19 @@ import DataStores
 /// Dates a row as it is now against the clocks a replica recorded for it: what stamping does to
 /// the local side's own saves, and how a replicator reads either side before a merge.
 enum ModelDating {
+    /// Gives a clock to a change no round dated yet, knowing the model's record (`nil`: none):
+    /// a replica's next reading, or, for a remote model an app changed directly, a reading just
+    /// after what the record held.
+    typealias Fresh = (ModelClocks?) -> HybridLogicalTimestamp
+
+    /// A reading just after `record`'s latest (by `replica`), and no earlier than `floor`: how a
+    /// change an app saved on the remote directly is dated, since it came after what the remote
+    /// held.
+    static func after(_ record: ModelClocks?, floor: HybridLogicalTimestamp) -> HybridLogicalTimestamp {
+        guard let latest = record?.latest, (latest.milliseconds, latest.counter) >= (floor.milliseconds, floor.counter) else { return floor }
+        return HybridLogicalTimestamp(milliseconds: latest.milliseconds, counter: latest.counter + 1, replica: floor.replica)
+    }
+
     /// The clocks of `row` (`nil`: no row) given its `record`: the record's clock for each value
     /// whose digest still matches and each member it lists; for each value or member changed
     /// since, a clock from `fresh` (one reading per model), or, when `fresh` is `nil`, nothing
@@ -13,10 +26,10 @@ enum ModelDating {
     /// - Returns: the clocks and whether they differ from `record`; `nil` when there is nothing
     ///   to date (no row, no record; or an undated change and no `fresh`).
     static func date(_ row: [String: SnapshotValue]?, record: ModelClocks?, parts: SyncedParts,
-                     fresh: (() -> HybridLogicalTimestamp)?) -> (clocks: ModelClocks, changed: Bool)? {
+                     fresh: Fresh?) -> (clocks: ModelClocks, changed: Bool)? {
         var reading: HybridLogicalTimestamp?
         func now() -> HybridLogicalTimestamp? {
-            if reading == nil { reading = fresh?() }
+            if reading == nil { reading = fresh?(record) }
             return reading
         }
         guard let row else {

@@ -12,14 +12,14 @@ import Foundation
 ///
 /// ```swift
 /// let schema = Schema([Trip.self, BucketListItem.self] + Replicator.models)
-/// let local = try ModelContainer(for: schema, configurations: JSONStoreConfiguration(schema: schema, url: file))
+/// let local = try ModelContainer(for: schema, configurations: [JSONStoreConfiguration(schema: schema, url: file)])
 /// let replicator = try Replicator(local: local, remote: server)
 /// let report = try await replicator.sync()
 /// ```
 ///
 /// One replicator per local store: two replicators (in one process or two) syncing the same
 /// local store at once could each date the same save. Any number of replicas may share a remote:
-/// a push holds the remote's exclusive access (``ExclusiveAccessProviding``) from its read to its
+/// a push holds the remote's exclusive access (`ExclusiveAccessProviding`) from its read to its
 /// save.
 public final class Replicator: Sendable {
     /// The models a synced container's schema must hold beside the app's own.
@@ -48,7 +48,7 @@ public final class Replicator: Sendable {
     ///   (entity names, attributes, versions), ``SyncError/Code/missingSyncModels`` when a side's
     ///   schema lacks ``models``, ``SyncError/Code/historyUnavailable`` when a side keeps no
     ///   history, ``SyncError/Code/unsupportedStore`` when a container has more than one store or
-    ///   the remote's store cannot give exclusive access (``ExclusiveAccessProviding``). Nothing is
+    ///   the remote's store cannot give exclusive access (`ExclusiveAccessProviding`). Nothing is
     ///   read or written before these checks pass.
     /// - Complexity: O(*e*) in the schemas' entities; reads no store.
     public init(local: ModelContainer, remote: ModelContainer, configuration: SyncConfiguration = SyncConfiguration()) throws {

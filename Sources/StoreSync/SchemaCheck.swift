@@ -21,15 +21,15 @@ enum SchemaCheck {
         let synced = SyncStateRows.entityNames
         let localNames = local.entities.map(\.name).filter { !synced.contains($0) }
         let remoteNames = remote.entities.map(\.name).filter { !synced.contains($0) }
-        if let only = localNames.first(where: { remote.entity(named: $0) == nil }) {
-            throw mismatch("the local schema has the entity \(only), the remote one does not")
+        // In the local schema's order, so that the first difference named is the first one there.
+        for name in localNames {
+            guard let ours = local.entity(named: name), let theirs = remote.entity(named: name) else {
+                throw mismatch("the local schema has the entity \(name), the remote one does not")
+            }
+            if let difference = difference(ours, theirs) { throw mismatch("\(name): \(difference)") }
         }
         if let only = remoteNames.first(where: { local.entity(named: $0) == nil }) {
             throw mismatch("the remote schema has the entity \(only), the local one does not")
-        }
-        for name in localNames {
-            guard let ours = local.entity(named: name), let theirs = remote.entity(named: name) else { continue }
-            if let difference = difference(ours, theirs) { throw mismatch("\(name): \(difference)") }
         }
     }
 

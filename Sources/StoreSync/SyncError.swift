@@ -26,7 +26,9 @@ public struct SyncError: CodedError {
         public static let unsupported = Code(rawValue: "unsupported")
     }
 
+    /// What went wrong, to match on.
     public var code: Code
+    /// What went wrong and what to do, for a person.
     public var message: String
 
     /// An error with a code to match on and a message a person can act on.

@@ -24,7 +24,9 @@ extension SyncRound {
             guard !transactions.isEmpty else { return }
             var skippedThrough: Int64?
             for transaction in transactions {
-                guard let (origin, number) = Self.origin(of: transaction), origin != state.replicaID,
+                // This replica's own push comes back only when the remote merged models on a
+                // unique key in it: the merge is news here too.
+                guard let (origin, number, merged) = Self.origin(of: transaction), origin != state.replicaID || merged,
                       try SyncStateRows.appliedOrigin(origin, in: local) < number else {
                     report.skippedTransactions += 1
                     skippedThrough = transaction.transactionIdentifier
@@ -36,11 +38,8 @@ extension SyncRound {
                 let appClock = HybridLogicalTimestamp(
                     milliseconds: Int64((transaction.timestamp.timeIntervalSince1970 * 1000).rounded(.down)), counter: 0,
                     replica: remote.identifier)
-                var session = session(into: local, heldFresh: { clock.tick() })
-                for id in changedModels(transaction) {
-                    guard let incoming = try dated(id, in: remote, fresh: { appClock }) else { continue }
-                    try session.apply(incoming, id: id)
-                }
+                var session = session(into: local, heldFresh: { _ in clock.tick() })
+                try send(changedModels(transaction), from: remote, fresh: { ModelDating.after($0, floor: appClock) }, into: &session)
                 for clocks in session.received { clock.receive(clocks) }
                 SyncStateRows.writePullPosition(of: remote.identifier, transaction.transactionIdentifier, into: &session.save)
                 SyncStateRows.writeAppliedOrigin(origin, number, into: &session.save)
@@ -72,12 +71,9 @@ extension SyncRound {
         let current = try remote.currentTransaction()
         let ids = try allSyncedModels(in: remote)
         enter(.pullSave)
-        let now = HybridLogicalTimestamp(milliseconds: 0, counter: 0, replica: remote.identifier)
-        var session = session(into: local, heldFresh: { clock.tick() })
-        for id in ids {
-            guard let incoming = try dated(id, in: remote, fresh: { now }) else { continue }
-            try session.apply(incoming, id: id)
-        }
+        let floor = HybridLogicalTimestamp(milliseconds: 0, counter: 0, replica: remote.identifier)
+        var session = session(into: local, heldFresh: { _ in clock.tick() })
+        try send(ids, from: remote, fresh: { ModelDating.after($0, floor: floor) }, into: &session)
         for clocks in session.received { clock.receive(clocks) }
         SyncStateRows.writePullPosition(of: remote.identifier, current, into: &session.save)
         state.clockMilliseconds = clock.milliseconds

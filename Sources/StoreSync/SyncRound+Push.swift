@@ -35,12 +35,11 @@ extension SyncRound {
                     skippedThrough = nil
                     enter(.pushSave)
                     var session = remoteSession()
-                    for id in changedModels(transaction) {
-                        guard let incoming = try dated(id, in: local, fresh: nil) else { continue }
-                        try session.apply(incoming, id: id)
-                    }
+                    try send(changedModels(transaction), from: local, fresh: nil, into: &session)
                     SyncStateRows.writeAppliedOrigin(state.replicaID, transaction.transactionIdentifier, into: &session.save)
-                    try remote.save(session.save, author: "\(Self.authorPrefix)/\(state.replicaID)/\(transaction.transactionIdentifier)")
+                    let marker = session.mergedUniqueKeys ? "/" + Self.mergedMarker : ""
+                    try remote.save(session.save,
+                                    author: "\(Self.authorPrefix)/\(state.replicaID)/\(transaction.transactionIdentifier)\(marker)")
                     report.pushedTransactions += 1
                     report.appliedChanges += session.appliedChanges
                     reportResolutions(session.resolutions)
@@ -64,21 +63,20 @@ extension SyncRound {
         let ids = try allSyncedModels(in: local)
         enter(.pushSave)
         var session = remoteSession()
-        for id in ids {
-            guard let incoming = try dated(id, in: local, fresh: nil) else { continue }
-            try session.apply(incoming, id: id)
-        }
+        try send(ids, from: local, fresh: nil, into: &session)
         SyncStateRows.writeAppliedOrigin(state.replicaID, state.stampedThrough, into: &session.save)
-        try remote.save(session.save, author: "\(Self.authorPrefix)/\(state.replicaID)/\(state.stampedThrough)")
+        let marker = session.mergedUniqueKeys ? "/" + Self.mergedMarker : ""
+        try remote.save(session.save, author: "\(Self.authorPrefix)/\(state.replicaID)/\(state.stampedThrough)\(marker)")
         report.resynced = true
         report.appliedChanges += session.appliedChanges
         reportResolutions(session.resolutions)
     }
 
     /// A merge session into the remote. A remote value that no clock dates (an app wrote it there
-    /// directly) is dated earliest: a replica's dated change wins over it.
+    /// directly, and no push touched the model since) is dated just after what the remote's record
+    /// held, by the remote's name: a replica's edit made after it pulled the value is later.
     private func remoteSession() -> MergeSession {
-        let undated = HybridLogicalTimestamp(milliseconds: 0, counter: 0, replica: remote.identifier)
-        return session(into: remote, heldFresh: { undated })
+        let floor = HybridLogicalTimestamp(milliseconds: 0, counter: 0, replica: remote.identifier)
+        return session(into: remote, heldFresh: { ModelDating.after($0, floor: floor) })
     }
 }

@@ -40,7 +40,7 @@ extension SyncRound {
             guard let parts = replicator.parts[id.entityName] else { continue }
             let row = try local.row(id)
             let record = try SyncStateRows.clocks(of: id, in: local)
-            guard let (clocks, changed) = ModelDating.date(row, record: record, parts: parts, fresh: { clock.tick() }), changed else { continue }
+            guard let (clocks, changed) = ModelDating.date(row, record: record, parts: parts, fresh: { _ in clock.tick() }), changed else { continue }
             try SyncStateRows.write(clocks, of: id, into: &save)
         }
         // Only replicator saves since the position: moving it over them is worth a save only now

@@ -27,14 +27,21 @@ struct SyncRound {
     }
 
     /// The origin and its transaction number of a transaction read from `store`: the replica and
-    /// number its author names for a replicator's save of one origin transaction; the store and
-    /// the transaction's own number for a save by an app; `nil` for a replicator's bookkeeping.
-    static func origin(of transaction: DefaultHistoryTransaction) -> (origin: String, number: Int64)? {
-        guard isReplicatorAuthored(transaction) else { return (transaction.storeIdentifier, transaction.transactionIdentifier) }
+    /// number its author names for a replicator's save of one origin transaction
+    /// (`StoreSync/<origin>/<n>`, with `/merged` when the save merged models on a unique key, which
+    /// the origin must then pull too); the store and the transaction's own number for a save by an
+    /// app; `nil` for a replicator's bookkeeping.
+    static func origin(of transaction: DefaultHistoryTransaction) -> (origin: String, number: Int64, merged: Bool)? {
+        guard isReplicatorAuthored(transaction) else {
+            return (transaction.storeIdentifier, transaction.transactionIdentifier, false)
+        }
         let parts = transaction.author?.split(separator: "/", omittingEmptySubsequences: false) ?? []
-        guard parts.count == 3, let number = Int64(parts[2]) else { return nil }
-        return (String(parts[1]), number)
+        guard parts.count == 3 || (parts.count == 4 && parts[3] == mergedMarker), let number = Int64(parts[2]) else { return nil }
+        return (String(parts[1]), number, parts.count == 4)
     }
+
+    /// The author suffix of a push save that merged models on a unique key.
+    static let mergedMarker = "merged"
 
     /// The synced models a transaction changed, each once, in order.
     func changedModels(_ transaction: DefaultHistoryTransaction) -> [PersistentIdentifier] {
@@ -49,15 +56,31 @@ struct SyncRound {
 
     /// A model of `store` as it is now, dated by its clock record (undated changes: by `fresh`,
     /// or left out without it).
-    func dated(_ id: PersistentIdentifier, in store: SyncStore, fresh: (() -> HybridLogicalTimestamp)?) throws -> DatedModel? {
+    func dated(_ id: PersistentIdentifier, in store: SyncStore, fresh: ModelDating.Fresh?) throws -> DatedModel? {
         guard let parts = replicator.parts[id.entityName] else { return nil }
         let row = try store.row(id)
         let record = try SyncStateRows.clocks(of: id, in: store)
         return ModelDating.date(row, record: record, parts: parts, fresh: fresh).map { DatedModel(values: row, clocks: $0.clocks) }
     }
 
+    /// Merges the models `ids` of `source`, as they are now, into a session; after a model that
+    /// was merged into another on a unique key, the survivor too (the merge gave it the loser's
+    /// values, which may be news on the other side).
+    func send(_ ids: [PersistentIdentifier], from source: SyncStore, fresh: ModelDating.Fresh?,
+              into session: inout MergeSession) throws {
+        var sent = Set<PersistentIdentifier>()
+        var pending = ids[...]
+        while let id = pending.popFirst() {
+            guard sent.insert(id).inserted, let model = try dated(id, in: source, fresh: fresh) else { continue }
+            try session.apply(model, id: id)
+            if let key = model.clocks.mergedInto, let survivor = try? ValueDigest.value(fromCanonicalJSON: key) {
+                pending.append(PersistentIdentifier(entityName: id.entityName, primaryKey: survivor))
+            }
+        }
+    }
+
     /// A merge session into `destination`.
-    func session(into destination: SyncStore, heldFresh: (() -> HybridLogicalTimestamp)?) -> MergeSession {
+    func session(into destination: SyncStore, heldFresh: ModelDating.Fresh?) -> MergeSession {
         MergeSession(destination: destination, parts: replicator.parts, resolver: configuration.resolver, heldFresh: heldFresh)
     }
 

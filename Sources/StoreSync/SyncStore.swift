@@ -186,6 +186,8 @@ struct SyncSave: Sendable {
         inserted[id] ?? updated[id]?.values
     }
 
+    func isDeleting(_ id: PersistentIdentifier) -> Bool { deleted.contains(id) }
+
     mutating func delete(_ id: PersistentIdentifier) {
         if inserted.removeValue(forKey: id) != nil { insertedOrder.removeAll { $0 == id } }
         if updated.removeValue(forKey: id) != nil { updatedOrder.removeAll { $0 == id } }

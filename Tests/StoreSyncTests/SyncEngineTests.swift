@@ -10,11 +10,7 @@ import Testing
     func insertsUpdatesAndDeletesTravelBothWays(_ backend: SyncBackend) async throws {
         let world = try SyncWorld(backend)
         let a = try world.replica("a"), b = try world.replica("b")
-        let id = try a.edit { context in
-            let note = SyncNote(title: "groceries", body: "milk", rank: 1)
-            context.insert(note)
-            return note.persistentModelID
-        }
+        let id = try a.insert { SyncNote(title: "groceries", body: "milk", rank: 1) }
         let pushed = try await a.sync()
         #expect(pushed.pushedTransactions == 1)
         let pulled = try await b.sync()
@@ -22,15 +18,13 @@ import Testing
         #expect(pulled.appliedChanges == 1)
         #expect(try b.note(id)?.body == "milk")
 
-        try b.edit { context in (try context.model(for: id) as? SyncNote)?.body = "oat milk" }
+        try b.change(id) { $0.body = "oat milk" }
         try await b.sync()
         try await a.sync()
         #expect(try a.note(id)?.body == "oat milk")
         #expect(try a.note(id)?.title == "groceries")
 
-        try a.edit { context in
-            if let note = try context.model(for: id) as? SyncNote { context.delete(note) }
-        }
+        try a.delete(id)
         try await a.sync()
         try await b.sync()
         #expect(try b.note(id) == nil)
@@ -72,15 +66,11 @@ import Testing
     func concurrentEditsOfDifferentAttributesBothSurvive(_ backend: SyncBackend) async throws {
         let world = try SyncWorld(backend)
         let a = try world.replica("a"), b = try world.replica("b")
-        let id = try a.edit { context in
-            let note = SyncNote(title: "t", body: "b")
-            context.insert(note)
-            return note.persistentModelID
-        }
+        let id = try a.insert { SyncNote(title: "t", body: "b") }
         try await a.sync()
         try await b.sync()
-        try a.edit { context in (try context.model(for: id) as? SyncNote)?.title = "title by a" }
-        try b.edit { context in (try context.model(for: id) as? SyncNote)?.body = "body by b" }
+        try a.change(id) { $0.title = "title by a" }
+        try b.change(id) { $0.body = "body by b" }
         try await a.sync()
         try await b.sync()
         try await a.sync()
@@ -98,20 +88,13 @@ import Testing
     func concurrentEditsOfOneAttributeConvergeOnTheLaterClock(_ backend: SyncBackend) async throws {
         let world = try SyncWorld(backend)
         let recorder = SyncRecorder(), clock = ManualClock()
-        let a = try world.replica("a", configuration: clock.driving(recorder.configuration()))
-        let b = try world.replica("b", configuration: clock.driving(recorder.configuration()))
-        let id = try a.edit { context in
-            let note = SyncNote(title: "t")
-            context.insert(note)
-            return note.persistentModelID
-        }
-        try await a.sync()
-        try await b.sync()
+        let (a, b) = try world.pair(clock.driving(recorder.configuration()))
+        let id = try await world.sharedNote(a, b)
         // b's edit is dated later, but a pushes last: the clock decides, not the order of arrival.
-        try a.edit { context in (try context.model(for: id) as? SyncNote)?.title = "a" }
+        try a.change(id) { $0.title = "a" }
         try await a.replicator.pull()   // dates a's edit now
         clock.advance()
-        try b.edit { context in (try context.model(for: id) as? SyncNote)?.title = "b" }
+        try b.change(id) { $0.title = "b" }
         try await b.sync()
         try await a.sync()
         try await b.sync()
@@ -128,18 +111,11 @@ import Testing
     func anEditAfterAPullWins(_ backend: SyncBackend) async throws {
         let world = try SyncWorld(backend)
         let recorder = SyncRecorder()
-        let a = try world.replica("a", configuration: recorder.configuration())
-        let b = try world.replica("b", configuration: recorder.configuration())
-        let id = try a.edit { context in
-            let note = SyncNote(title: "t")
-            context.insert(note)
-            return note.persistentModelID
-        }
-        try await a.sync()
-        try await b.sync()
+        let (a, b) = try world.pair(recorder.configuration())
+        let id = try await world.sharedNote(a, b)
         for round in 0..<5 {
             let (writer, reader) = round.isMultiple(of: 2) ? (a, b) : (b, a)
-            try writer.edit { context in (try context.model(for: id) as? SyncNote)?.rank = round }
+            try writer.change(id) { $0.rank = round }
             try await writer.sync()
             try await reader.sync()
             #expect(try reader.note(id)?.rank == round)
@@ -208,22 +184,13 @@ import Testing
     func aDeletionWinsOverAConcurrentUpdate(_ backend: SyncBackend) async throws {
         let world = try SyncWorld(backend)
         let recorder = SyncRecorder(), clock = ManualClock()
-        let a = try world.replica("a", configuration: clock.driving(recorder.configuration()))
-        let b = try world.replica("b", configuration: clock.driving(recorder.configuration()))
-        let id = try a.edit { context in
-            let note = SyncNote(title: "t")
-            context.insert(note)
-            return note.persistentModelID
-        }
-        try await a.sync()
-        try await b.sync()
-        try a.edit { context in
-            if let note = try context.model(for: id) as? SyncNote { context.delete(note) }
-        }
+        let (a, b) = try world.pair(clock.driving(recorder.configuration()))
+        let id = try await world.sharedNote(a, b)
+        try a.delete(id)
         try await a.sync()
         clock.advance()
         // b updates after a deleted (a later clock), without having seen the deletion.
-        try b.edit { context in (try context.model(for: id) as? SyncNote)?.title = "updated" }
+        try b.change(id) { $0.title = "updated" }
         try await b.sync()
         try await a.sync()
         #expect(try a.note(id) == nil)
@@ -237,20 +204,12 @@ import Testing
         let world = try SyncWorld(backend)
         let clock = ManualClock()
         let configuration = clock.driving(SyncConfiguration(resolver: LastWriterWins(deleteWins: false)))
-        let a = try world.replica("a", configuration: configuration), b = try world.replica("b", configuration: configuration)
-        let id = try a.edit { context in
-            let note = SyncNote(title: "t")
-            context.insert(note)
-            return note.persistentModelID
-        }
-        try await a.sync()
-        try await b.sync()
-        try a.edit { context in
-            if let note = try context.model(for: id) as? SyncNote { context.delete(note) }
-        }
+        let (a, b) = try world.pair(configuration)
+        let id = try await world.sharedNote(a, b)
+        try a.delete(id)
         try await a.sync()
         clock.advance()
-        try b.edit { context in (try context.model(for: id) as? SyncNote)?.title = "updated" }
+        try b.change(id) { $0.title = "updated" }
         try await b.sync()
         try await a.sync()
         #expect(try a.note(id)?.title == "updated")
@@ -262,22 +221,13 @@ import Testing
     func anUpdateOlderThanTheDeletionIsDropped(_ backend: SyncBackend) async throws {
         let world = try SyncWorld(backend)
         let recorder = SyncRecorder(), clock = ManualClock()
-        let a = try world.replica("a", configuration: clock.driving(recorder.configuration()))
-        let b = try world.replica("b", configuration: clock.driving(recorder.configuration()))
-        let id = try a.edit { context in
-            let note = SyncNote(title: "t")
-            context.insert(note)
-            return note.persistentModelID
-        }
-        try await a.sync()
-        try await b.sync()
+        let (a, b) = try world.pair(clock.driving(recorder.configuration()))
+        let id = try await world.sharedNote(a, b)
         // b's update is dated (stamped by a push-less pull) before a deletes.
-        try b.edit { context in (try context.model(for: id) as? SyncNote)?.title = "early" }
+        try b.change(id) { $0.title = "early" }
         try await b.replicator.pull()
         clock.advance()
-        try a.edit { context in
-            if let note = try context.model(for: id) as? SyncNote { context.delete(note) }
-        }
+        try a.delete(id)
         try await a.sync()
         try await b.sync()
         try await a.sync()
@@ -286,5 +236,33 @@ import Testing
         // Not concurrent: no conflict to report. (Sabotage checked: treating every update against a
         // held deletion as a conflict reports one here.)
         #expect(!recorder.resolutions.contains { $0.conflict.kind == .deleteVersusUpdate })
+    }
+}
+
+/// The remote is written by replicators; an app that writes to it directly has its saves dated
+/// by the remote transaction's timestamp, and they are pulled like any other.
+@Suite struct SyncDirectRemoteWriteTests {
+    @Test(arguments: SyncBackend.allCases)
+    func anAppsSaveOnTheRemoteIsPulled(_ backend: SyncBackend) async throws {
+        let world = try SyncWorld(backend)
+        let a = try world.replica("a"), b = try world.replica("b")
+        let id = try a.insert { SyncNote(title: "t", body: "from a") }
+        try await a.sync()
+        let server = ModelContext(world.server)
+        (try server.model(for: id) as? SyncNote)?.body = "edited on the server"
+        server.insert(SyncNote(title: "made on the server"))
+        try server.save()
+        try await b.sync()
+        try await a.sync()
+        for replica in [a, b] {
+            #expect(try replica.note(id)?.body == "edited on the server")
+            #expect(try replica.notes().map(\.title) == ["made on the server", "t"])
+        }
+        // A replica's later edit of it wins and reaches the server.
+        try b.change(id) { $0.body = "edited by b" }
+        try await b.sync()
+        try await a.sync()
+        #expect(try a.note(id)?.body == "edited by b")
+        #expect((try ModelContext(world.server).model(for: id) as? SyncNote)?.body == "edited by b")
     }
 }

@@ -42,6 +42,16 @@ import StoreTestSupport
     }
 }
 
+/// A model whose `id` the app chooses: it can be inserted again after a deletion.
+@Model final class SyncBadge {
+    var id: UUID
+    var caption: String
+    init(id: UUID, caption: String) {
+        self.id = id
+        self.caption = caption
+    }
+}
+
 enum SyncBackend: String, CaseIterable, Sendable, CustomStringConvertible {
     case memory, json
     var description: String { rawValue }
@@ -49,7 +59,7 @@ enum SyncBackend: String, CaseIterable, Sendable, CustomStringConvertible {
 
 /// A remote store and replicas of it, on one backend.
 final class SyncWorld {
-    static var appModels: [any PersistentModel.Type] { [SyncNote.self, SyncFolder.self, SyncTag.self, SyncAccount.self] }
+    static var appModels: [any PersistentModel.Type] { [SyncNote.self, SyncFolder.self, SyncTag.self, SyncAccount.self, SyncBadge.self] }
     static let schema = Schema(appModels + Replicator.models)
 
     let backend: SyncBackend
@@ -82,6 +92,21 @@ final class SyncWorld {
     }
 }
 
+extension SyncWorld {
+    /// Replicas "a" and "b", with one configuration.
+    func pair(_ configuration: SyncConfiguration = SyncConfiguration()) throws -> (Replica, Replica) {
+        (try replica("a", configuration: configuration), try replica("b", configuration: configuration))
+    }
+
+    /// A note `a` inserts and both replicas hold after a round each.
+    func sharedNote(_ a: Replica, _ b: Replica) async throws -> PersistentIdentifier {
+        let id = try a.insert { SyncNote(title: "t") }
+        try await a.sync()
+        try await b.sync()
+        return id
+    }
+}
+
 struct Replica {
     let container: ModelContainer
     let replicator: Replicator
@@ -106,6 +131,29 @@ struct Replica {
 
     @discardableResult
     func sync() async throws -> SyncReport { try await replicator.sync() }
+
+    /// Inserts a model and returns its identifier.
+    func insert(_ make: () -> any PersistentModel) throws -> PersistentIdentifier {
+        try edit { context in
+            let model = make()
+            context.insert(model)
+            return model.persistentModelID
+        }
+    }
+
+    /// Changes a note this replica holds.
+    func change(_ id: PersistentIdentifier, _ body: (SyncNote) -> Void) throws {
+        try edit { context in
+            if let note = try context.model(for: id) as? SyncNote { body(note) }
+        }
+    }
+
+    /// Deletes a model this replica holds.
+    func delete(_ id: PersistentIdentifier) throws {
+        try edit { context in
+            if let model = try context.model(for: id) { context.delete(model) }
+        }
+    }
 }
 
 /// Collects what a replicator reports through its handlers.
