@@ -17,13 +17,19 @@ import Testing
         let replicatorA: Replicator, replicatorB: Replicator
         private var lastClockRead = wallMilliseconds()
 
-        init() throws {
+        /// A JSON remote (each replica opens the file), or a shared memory store.
+        init(jsonRemote: Bool = true) throws {
             a = try ModelContainer(for: schema, configurations: MemoryStoreConfiguration(name: "a"))
             b = try ModelContainer(for: schema, configurations: MemoryStoreConfiguration(name: "b"))
-            let url = try temporaryDirectory().appending(path: "remote.json")
-            remote = try ModelContainer(for: schema, configurations: JSONStoreConfiguration(url: url))
+            let url = try temporaryDirectory().appending(path: "remote.json"), name = "remote-\(UUID().uuidString)"
+            let schema = schema
+            func openRemote() throws -> ModelContainer {
+                jsonRemote ? try ModelContainer(for: schema, configurations: JSONStoreConfiguration(url: url))
+                    : try ModelContainer(for: schema, configurations: MemoryStoreConfiguration(name: name, isShared: true))
+            }
+            remote = try openRemote()
             replicatorA = try Replicator(local: a, remote: remote)
-            replicatorB = try Replicator(local: b, remote: try ModelContainer(for: schema, configurations: JSONStoreConfiguration(url: url)))
+            replicatorB = try Replicator(local: b, remote: try openRemote())
         }
 
         @discardableResult
@@ -87,9 +93,12 @@ import Testing
 
     /// Two replicas insert a label of one name: the smaller identifier survives everywhere, with
     /// the later note, and a task that named the other label names the survivor.
-    @Test(.disabled("defect: unique-key collisions are not merged across replicas; see the report"))
-    func labelsOfOneNameMergeIntoTheSmallerIdentifier() async throws {
-        let replicas = try Replicas()
+    @Test(.disabled("""
+        defect: on a JSON remote the replicator's merge save fails ('remote.json.journal holds rows that break a unique \
+        constraint'); on a memory remote the task that named the merged label names nothing afterwards, not the survivor
+        """), arguments: [false, true])
+    func labelsOfOneNameMergeIntoTheSmallerIdentifier(jsonRemote: Bool) async throws {
+        let replicas = try Replicas(jsonRemote: jsonRemote)
         let small = UUID(uuidString: "00000000-0000-0000-0000-000000000001")!, large = UUID(uuidString: "FFFFFFFF-0000-0000-0000-000000000001")!
         let contextA = ModelContext(replicas.a), contextB = ModelContext(replicas.b)
         let labelA = SyncLabel(name: "red", note: "from A")
