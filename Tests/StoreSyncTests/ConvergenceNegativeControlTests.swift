@@ -16,7 +16,7 @@ import Testing
         var caught: [String] = []
         // A few runs: one without a conflict the resolver is asked about would pass.
         for index in 0..<4 where caught.isEmpty {
-            var run = ConvergenceRun(seed: first + UInt64(index), rounds: 8, replicaCount: 3)
+            var run = ConvergenceRun(seed: first + UInt64(index), rounds: 8, replicaCount: 3, uniqueCollisions: false)
             run.resolver = KeepsHeld()
             caught = try await run.run().failures
         }
