@@ -17,6 +17,10 @@ public struct SyncConflict: Sendable {
         case attribute(String)
         /// One side deleted the model, the other updated it.
         case deleteVersusUpdate
+        /// Two models inserted on different replicas share the values of a unique constraint (its
+        /// attribute names): the one with the smaller primary key survives, the other's values
+        /// merge into it by clock, and it is deleted. Reported, never asked of a resolver.
+        case uniqueKey([String])
     }
 
     /// The outcome a resolver picks.
@@ -31,6 +35,7 @@ public struct SyncConflict: Sendable {
 
     /// The model the changes touch.
     public var identifier: PersistentIdentifier
+    /// What the two changes disagree on.
     public var kind: Kind
     /// The value the replica holds (`nil` for a deleted model).
     public var heldValue: SnapshotValue?
@@ -43,6 +48,8 @@ public struct SyncConflict: Sendable {
     /// Whether the held side is the deletion (for ``Kind/deleteVersusUpdate``).
     public var heldIsDeletion: Bool
 
+    /// Makes a conflict from its parts, as given (a replicator makes them; a test of a resolver
+    /// may too).
     public init(identifier: PersistentIdentifier, kind: Kind, heldValue: SnapshotValue?, heldClock: HybridLogicalTimestamp,
                 incomingValue: SnapshotValue?, incomingClock: HybridLogicalTimestamp, heldIsDeletion: Bool = false) {
         self.identifier = identifier
@@ -61,11 +68,14 @@ public struct LastWriterWins: ConflictResolver {
     /// update brings the model back.
     public var deleteWins: Bool
 
+    /// The default resolver; `deleteWins: false` lets a concurrent update bring a deleted model back.
     public init(deleteWins: Bool = true) { self.deleteWins = deleteWins }
 
+    /// ``SyncConflict/Resolution/keepLatest`` for values and unique keys; for a deletion against
+    /// an update, the deletion when ``deleteWins``, else the update.
     public func resolve(_ conflict: SyncConflict) -> SyncConflict.Resolution {
         switch conflict.kind {
-        case .attribute:
+        case .attribute, .uniqueKey:
             return .keepLatest
         case .deleteVersusUpdate:
             return deleteWins == conflict.heldIsDeletion ? .keepHeld : .takeIncoming
@@ -75,13 +85,16 @@ public struct LastWriterWins: ConflictResolver {
 
 /// A conflict and how it was resolved, reported after the save that applied it.
 public struct SyncResolution: Sendable {
+    /// The conflict decided.
     public var conflict: SyncConflict
+    /// What the resolver picked (``SyncConflict/Resolution/keepLatest`` for unique keys).
     public var resolution: SyncConflict.Resolution
     /// Whether the incoming side's value (or deletion) is what the replica holds now.
     public var incomingWon: Bool
     /// The store the resolution was saved in (`DataStore.identifier`).
     public var storeIdentifier: String
 
+    /// Makes a record of a resolution from its parts, as given.
     public init(conflict: SyncConflict, resolution: SyncConflict.Resolution, incomingWon: Bool, storeIdentifier: String) {
         self.conflict = conflict
         self.resolution = resolution

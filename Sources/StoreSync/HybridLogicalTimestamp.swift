@@ -9,6 +9,7 @@ public struct HybridLogicalTimestamp: Hashable, Comparable, Codable, Sendable, C
     /// The replica that stamped: the tie-break between equal readings of two replicas.
     public var replica: String
 
+    /// A reading from its parts, as given (a replicator makes them as it dates changes).
     public init(milliseconds: Int64, counter: Int64, replica: String) {
         self.milliseconds = milliseconds
         self.counter = counter

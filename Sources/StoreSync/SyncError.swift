@@ -19,11 +19,16 @@ public struct SyncError: CodedError {
         public static let unsupportedStore = Code(rawValue: "unsupportedStore")
         /// A history position saved by an earlier round no longer exists on its side.
         public static let historyTokenExpired = Code(rawValue: "historyTokenExpired")
+        /// A sync model's row (clocks, positions) does not decode: written by another version of
+        /// the replicator, or damaged.
+        public static let corruptSyncState = Code(rawValue: "corruptSyncState")
         /// A feature this build does not provide.
         public static let unsupported = Code(rawValue: "unsupported")
     }
 
+    /// What went wrong, to match on.
     public var code: Code
+    /// What went wrong and what to do, for a person.
     public var message: String
 
     /// An error with a code to match on and a message a person can act on.

@@ -14,5 +14,6 @@ public struct SyncReport: Sendable, Equatable {
     /// entities it covered were compared in full instead (see ``SyncError/Code/historyTokenExpired``).
     public var resynced = false
 
+    /// An empty report: nothing moved.
     public init() {}
 }

@@ -14,7 +14,7 @@ cd "$(dirname "$0")/../.."
 scratch=.build-docs
 output=${1:-$scratch/documentation}
 graphs=$scratch/symbol-graphs
-modules=(StoreProtocol StoreBuildingBlocks StoreFiles MemoryStore JSONStore LogStore StoreConformance DataStores)
+modules=(StoreProtocol StoreBuildingBlocks StoreFiles MemoryStore JSONStore LogStore StoreConformance DataStores StoreSync)
 
 # The compiler writes a module's graphs only when it compiles the module: keep "all" between runs.
 rm -rf "$output" "$graphs"/[A-Z]*

@@ -21,7 +21,7 @@ import sys
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 os.chdir(root)
 graphs = ".build-docs/symbol-graphs/all"
-modules = ["StoreProtocol", "StoreBuildingBlocks", "StoreFiles", "MemoryStore", "JSONStore", "LogStore", "StoreConformance"]
+modules = ["StoreProtocol", "StoreBuildingBlocks", "StoreFiles", "MemoryStore", "JSONStore", "LogStore", "StoreConformance", "StoreSync"]
 if "--graphs" in sys.argv:
     graphs = os.path.abspath(os.path.join(os.environ.get("PWD", root), sys.argv[sys.argv.index("--graphs") + 1]))
 if "--modules" in sys.argv:

@@ -50,6 +50,14 @@ ROW_MIGRATION = "Sources/StoreProtocol/Migration/SchemaChange.swift"
 MIGRATOR = "Sources/StoreProtocol/Migration/SchemaMigrator.swift"
 LIGHTWEIGHT = "Sources/StoreProtocol/Migration/Lightweight.swift"
 MIGRATION_REQUEST = "Sources/StoreProtocol/Migration/DataStoreMigrationRequest.swift"
+SYNC_PUSH = "Sources/StoreSync/SyncRound+Push.swift"
+SYNC_PULL = "Sources/StoreSync/SyncRound+Pull.swift"
+SYNC_STAMP = "Sources/StoreSync/SyncRound+Stamp.swift"
+SYNC_ROUND = "Sources/StoreSync/SyncRound.swift"
+SYNC_MERGE = "Sources/StoreSync/Merge.swift"
+SYNC_SESSION = "Sources/StoreSync/MergeSession.swift"
+SYNC_RESOLVER = "Sources/StoreSync/ConflictResolver.swift"
+SYNC_SCHEMA = "Sources/StoreSync/SchemaCheck.swift"
 
 
 def m(id, area, file, what, find, replace, equivalent=None):
@@ -499,6 +507,40 @@ LOG_MUTATIONS = [
 ]
 
 MUTATIONS += LOG_MUTATIONS
+
+# The replicator (StoreSync). The test that kills each is named after the mutation.
+SYNC_MUTATIONS = [
+    m("Y1", "sync", SYNC_PUSH, "a push sends the replicator's own saves (pulled changes) back: echo",  # SyncEngineTests.noEcho
+      "guard !Self.isReplicatorAuthored(transaction) else {", "guard !Self.isReplicatorAuthored(transaction) || true else {"),
+    m("Y2", "sync", SYNC_PULL, "a pull applies an origin transaction it already applied",  # SyncEngineTests.positionsAreSavedWithTheDataAndNothingIsAppliedTwice
+      "try SyncStateRows.appliedOrigin(origin, in: local) < number else {", "true else {"),
+    m("Y3", "sync", SYNC_MERGE, "per attribute, the earlier clock wins",  # SyncEngineTests.concurrentEditsOfOneAttributeConvergeOnTheLaterClock
+      "var takesIncoming = theirs.clock > ours.clock", "var takesIncoming = theirs.clock < ours.clock"),
+    m("Y4", "sync", SYNC_RESOLVER, "a deletion against a concurrent update is decided by the clocks, not for the deletion",  # SyncEngineTests.aDeletionWinsOverAConcurrentUpdate
+      "return deleteWins == conflict.heldIsDeletion ? .keepHeld : .takeIncoming", "return .keepLatest"),
+    m("Y5", "sync", SYNC_SESSION, "a moved model's to-many inverse is not kept in step",  # SyncRelationshipTests.concurrentMovesKeepBothSidesInStep
+      "for (name, leader) in parts.leaders.sorted(by: { $0.key < $1.key }) {",
+      "for (name, leader) in parts.leaders.sorted(by: { $0.key < $1.key }) where false {"),
+    m("Y6", "sync", SYNC_STAMP, "an expired local history is not compared row by row: offline edits stay undated",  # SyncResyncTests.anExpiredLocalHistoryIsComparedRowByRow
+      "            models = try allSyncedModels(in: local)", "            models = []"),
+    m("Y7", "sync", SYNC_PULL, "an expired pull position pulls nothing instead of resyncing",  # SyncResyncTests.anExpiredPullPositionResyncsEverything
+      "                try pullResync()", "                _ = 0"),
+    m("Y8", "sync", SYNC_SESSION, "on a unique-key collision the arriving model always survives",  # SyncUniqueKeyTests.changesOfTheLoserGoToTheSurvivor
+      "let incomingSurvives = Self.sortKey(id) < Self.sortKey(other)", "let incomingSurvives = true"),
+    m("Y9", "sync", SYNC_SESSION, "a change of a model merged away on a unique key is not redirected to the survivor",  # SyncUniqueKeyTests.changesOfTheLoserGoToTheSurvivor (cPullsFirst false)
+      "if let survivor = try survivor(named: record?.mergedInto, of: id), incoming.values != nil {",
+      "if let survivor = try survivor(named: record?.mergedInto, of: id), incoming.values != nil, false {"),
+    m("Y10", "sync", SYNC_ROUND, "a model merged away does not take its survivor along",  # SyncUniqueKeyTests.changesOfTheLoserGoToTheSurvivor (cPullsFirst true)
+      "if let key = model.clocks.mergedInto, let survivor", "if false, let key = model.clocks.mergedInto, let survivor"),
+    m("Y11", "sync", SYNC_MERGE, "a re-insert after a deletion is taken for an update the deletion wins over",  # SyncRoundTests.aReinsertAfterADeletionComesBack
+      "if let born = incoming.clocks.incarnation, born > deleted {\n            revives = true",
+      "if let born = incoming.clocks.incarnation, born > deleted, false {\n            revives = true"),
+    m("Y12", "sync", SYNC_SCHEMA, "an attribute of another type on the other side passes the schema check",  # SyncSchemaCheckTests.anAttributeOfAnotherTypeIsAMismatch
+      "if other.valueType != attribute.valueType || other.isOptional != attribute.isOptional {",
+      "if other.isOptional != attribute.isOptional {"),
+]
+
+MUTATIONS += SYNC_MUTATIONS
 
 # A quick subset: one or two per area, for a check that the tool and the suite still work.
 QUICK = ["T01", "T03", "Q01", "H01", "C01", "M01"]
