@@ -13,6 +13,7 @@ CONTEXT_TRACKING = "Sources/StoreProtocol/Container/ModelContext+Tracking.swift"
 CONTEXT_REGISTRATION = "Sources/StoreProtocol/Container/ModelContext+Registration.swift"
 BACKING = "Sources/StoreProtocol/Model/ModelBacking.swift"
 CONTEXT_FETCH = "Sources/StoreProtocol/Container/ModelContext+Fetch.swift"
+CONTAINER = "Sources/StoreProtocol/Container/ModelContainer.swift"
 SNAPSHOT = "Sources/StoreProtocol/Snapshot/DataStoreSnapshot.swift"
 ENCODER = "Sources/StoreProtocol/Snapshot/SnapshotEncoder.swift"
 MEMORY = "Sources/MemoryStore/MemoryStore.swift"
@@ -297,6 +298,9 @@ MUTATIONS = [
       "\n"),
     m("C23", "context", CONTEXT_SAVE, "a stored model whose id changed is saved (its change silently lost) instead of refused",
       "if registration.state != .inserted, registrations[id] !== registration {", "if false {"),
+    m("C24", "context", CONTAINER, "every model type is routed to the first store, whichever configuration holds it",
+      "if let index = route[entity.name] { byType[ObjectIdentifier(entity.modelType)] = index }",
+      "if route[entity.name] != nil { byType[ObjectIdentifier(entity.modelType)] = 0 }"),
     # Watching @Observable models (issue 16): a save skips settled models, so each of these loses a change.
     m("W03", "context", CONTEXT_REGISTRATION, "a model counts as settled whether or not a property was set since it was settled",
       "heldBaselineWhenSettled && !backing.hasChanges", "heldBaselineWhenSettled"),
