@@ -46,6 +46,9 @@ struct BaseFile: Codable {
     var schema: StoredSchema
     /// Entity name -> rows (attribute values; the primary key is the `id` attribute).
     var entities: [String: [[String: SnapshotValue]]]
+    /// Entity name -> the query-attribute columns of its rows, filled while they were read
+    /// (`decode(_:path:schema:)`, for the entities of its schema whose rows it read plainly).
+    var columns: [String: RowColumns] = [:]
     var history: [HistoryRecord]
 
     /// The keys the base file has always had: the horizon keeps its first release's name.
@@ -54,11 +57,12 @@ struct BaseFile: Codable {
         case expiredThrough = "historyExpiredThrough"
     }
 
-    /// Decodes a base file, checking that it is one, of a version this library reads.
+    /// Decodes a base file, checking that it is one, of a version this library reads. The rows
+    /// of `schema`'s entities are read into their query-attribute columns too (`columns`).
     /// - Throws: `DataStoreError/Code/corruptStore` naming the file and what is wrong.
-    static func decode(_ data: Data, path: String) throws -> BaseFile {
+    static func decode(_ data: Data, path: String, schema: Schema? = nil) throws -> BaseFile {
         let parsed: Parsed
-        do { parsed = try read(data) } catch {
+        do { parsed = try read(data, schema: schema) } catch {
             throw DataStoreError(.corruptStore,
                 "\(path) is not a JSON store: \(error) (damaged, truncated, or another kind of file). "
                 + "Restore it from a backup or point the configuration at another file; it was left untouched.")
@@ -92,12 +96,14 @@ struct BaseFile: Codable {
                 try SnapshotDecoder().decode(T.self, from: header[name] ?? .null)
             }
             let entities = try parsed.entities.rows()
-            file = BaseFile(
+            var read = BaseFile(
                 format: formatName, version: currentVersion, storeIdentifier: try field("storeIdentifier", String.self),
                 journalSequence: try field("journalSequence", Int64.self), lastTransaction: try field("lastTransaction", Int64.self),
                 expiredThrough: try field("historyExpiredThrough", Int64.self),
                 schema: version >= 3 ? try field("schema", StoredSchema.self) : .unrecorded, entities: entities,
-                history: try history(header["history"]))
+                history: try (parsed.history ?? .value(.null)).records())
+            read.columns = parsed.columns
+            file = read
         } catch {
             throw DataStoreError(.corruptStore,
                 "\(path) is a damaged JSON store: \(error). Restore it from a backup; it was left untouched.")
@@ -111,6 +117,10 @@ struct BaseFile: Codable {
         /// The top-level object without `entities`; `nil` when the file's value is not an object.
         var header: [String: SnapshotValue]?
         var entities = Entities.absent
+        /// The columns read with the rows of `entities`.
+        var columns: [String: RowColumns] = [:]
+        /// The `history` member; `nil` when absent.
+        var history: HistoryInput?
     }
 
     /// The `entities` member, read straight into rows when it has the shape this file writes.
@@ -148,14 +158,16 @@ struct BaseFile: Codable {
     /// without a `SnapshotValue` of the whole file: each row goes straight into its entity's
     /// list. A file whose framing has `$` keys is read the general way, to be judged as before.
     /// - Throws: `SnapshotJSON/SyntaxError`.
-    private static func read(_ data: Data) throws -> Parsed {
+    private static func read(_ data: Data, schema: Schema?) throws -> Parsed {
         try data.withUnsafeBytes { raw in
             try raw.withMemoryRebound(to: UInt8.self) { bytes in
                 var parser = SnapshotJSON.Parser(bytes: bytes)
                 var parsed = Parsed(header: [:])
                 let plain = try parser.plainObject(depth: 0) { parser, key in
                     if key == "entities" {
-                        parsed.entities = try readEntities(&parser)
+                        (parsed.entities, parsed.columns) = try readEntities(&parser, schema: schema)
+                    } else if key == "history" {
+                        parsed.history = try readHistory(&parser)
                     } else {
                         parsed.header?[key] = try parser.value(depth: 1)
                     }
@@ -165,6 +177,7 @@ struct BaseFile: Codable {
                     parsed = Parsed(header: nil)
                     if case .object(var header) = value {
                         parsed.entities = header.removeValue(forKey: "entities").map(Entities.other) ?? .absent
+                        parsed.history = header.removeValue(forKey: "history").map(HistoryInput.value)
                         parsed.header = header
                     }
                 }
@@ -174,31 +187,91 @@ struct BaseFile: Codable {
         }
     }
 
-    /// The `entities` member (at depth 1).
-    private static func readEntities(_ parser: inout SnapshotJSON.Parser) throws -> Entities {
+    /// The `entities` member (at depth 1), and the columns of the rows of `schema`'s entities.
+    private static func readEntities(_ parser: inout SnapshotJSON.Parser, schema: Schema?) throws -> (Entities, [String: RowColumns]) {
         var entities: [String: [[String: SnapshotValue]]] = [:]
+        var columns: [String: RowColumns] = [:]
         // By name: a later member of the same name replaces an earlier one, as in a dictionary.
         var malformed: [String: Malformed] = [:]
         let start = parser.position
         let plain = try parser.plainObject(depth: 1) { parser, name in
             var rows: [[String: SnapshotValue]] = []
+            var reader = schema?.entity(named: name).map { RowReader(columns: RowColumns(entity: $0)) }
             malformed[name] = nil
             let isArray = try parser.array(depth: 2) { parser in
-                guard case .object(let values) = try parser.value(depth: 3) else {
+                let row: [String: SnapshotValue]?
+                if reader != nil {
+                    row = try reader?.readRow(&parser)
+                } else if case .object(let values) = try parser.value(depth: 3) {
+                    row = values
+                } else {
+                    row = nil
+                }
+                guard let row else {
                     if malformed[name] == nil { malformed[name] = Malformed(what: "a row of \(name)") }
                     return
                 }
-                rows.append(values)
+                rows.append(row)
             }
             if !isArray {
                 _ = try parser.value(depth: 2)
                 malformed[name] = Malformed(what: "rows of \(name)")
             }
             entities[name] = rows
+            columns[name] = reader?.columns
         }
-        if plain { return malformed.values.first.map(Entities.malformed) ?? .rows(entities) }
+        if plain { return (malformed.values.first.map(Entities.malformed) ?? .rows(entities), columns) }
         parser.position = start
-        return .other(try parser.value(depth: 1))
+        return (.other(try parser.value(depth: 1)), [:])
+    }
+
+    /// Reads an entity's rows (elements of its array, at depth 3) into their dictionaries and
+    /// their query-attribute columns at once: each value goes to its column as it is read,
+    /// without a lookup of the attribute's name in the row. Rows of one entity have the same
+    /// keys in the same order, so a key is compared with the one at its place in the last row
+    /// and looked up only when it differs.
+    private struct RowReader {
+        var columns: RowColumns
+        /// The keys of the last row read, in order, with their columns.
+        private var keys: [(key: String, column: Int?)] = []
+        /// The row's values for columns, handed over once the row is read whole.
+        private var pending: [(column: Int, value: SnapshotValue)] = []
+        private var lastCount = 0
+
+        init(columns: RowColumns) { self.columns = columns }
+
+        /// One row; `nil` when the element is not an object. A row with a `$` key (a wrapped
+        /// `$object`, say) is read as a value, as the general path reads it.
+        mutating func readRow(_ parser: inout SnapshotJSON.Parser) throws -> [String: SnapshotValue]? {
+            let start = parser.position
+            var values: [String: SnapshotValue] = [:]
+            values.reserveCapacity(lastCount)
+            pending.removeAll(keepingCapacity: true)
+            var place = 0
+            let plain = try parser.plainObject(depth: 3) { parser, key in
+                let column: Int?
+                if place < keys.count, keys[place].key == key {
+                    column = keys[place].column
+                } else {
+                    column = columns.column(named: key)
+                    if place < keys.count { keys[place] = (key, column) } else { keys.append((key, column)) }
+                }
+                place += 1
+                let value = try parser.value(depth: 4)
+                values[key] = value
+                if let column { pending.append((column, value)) }
+            }
+            if plain {
+                for (column, value) in pending { columns.set(column, to: value) }
+                columns.endRow()
+                lastCount = values.count
+                return values
+            }
+            parser.position = start
+            guard case .object(let values) = try parser.value(depth: 3) else { return nil }
+            columns.appendRow(values)
+            return values
+        }
     }
 
     /// Throws unless the counters are ones a store reaches (``StoredCounter``) and agree: the
@@ -218,12 +291,6 @@ struct BaseFile: Codable {
                 "\(path) says history up to transaction \(expiredThrough) was deleted, past its newest transaction "
                 + "\(max(lastTransaction, previous)). Restore the store from a backup; it was left untouched.")
         }
-    }
-
-    /// The history records, converted by hand (through `Codable` they were a fifth of an open).
-    private static func history(_ value: SnapshotValue?) throws -> [HistoryRecord] {
-        guard case .array(let records)? = value else { throw Malformed(what: "history") }
-        return try records.map(HistoryRecord.init(snapshotValue:))
     }
 
     struct Malformed: Error, CustomStringConvertible {

@@ -119,7 +119,7 @@ struct JSONStoreState: Sendable {
         var fresh = JSONStoreState(schema: schema, storedSchema: storedSchema)
         if let base = try OpenFile.open(files.base) {
             let data = try base.read()
-            let file = try BaseFile.decode(data, path: files.base)
+            let file = try BaseFile.decode(data, path: files.base, schema: schema)
             if let known = storeIdentifier, known != file.storeIdentifier {
                 throw DataStoreError(.corruptStore,
                     "\(files.base) now holds another store (\(file.storeIdentifier), not \(known)); it was replaced "
@@ -143,19 +143,38 @@ struct JSONStoreState: Sendable {
         recordedSchema = file.schema
         journalSequence = file.journalSequence
         for (entityName, rows) in file.entities {
+            if !needsMigration, schema.entity(named: entityName) != nil {
+                // Into the table at once, with the columns the reader filled.
+                do {
+                    try table.load(entityName, rows: rows, columns: file.columns[entityName])
+                } catch RowLoadRefusal.missingPrimaryKey {
+                    throw Self.rowWithoutID(entityName, path: path)
+                } catch RowLoadRefusal.duplicatePrimaryKey(let key) {
+                    throw Self.duplicateRow(entityName, key, path: path)
+                } catch let error as DataStoreError {
+                    throw DataStoreError(.corruptStore, "\(path) holds rows that break a unique constraint: \(error.message)")
+                }
+                continue
+            }
             for values in rows {
                 // A base file holds each row once: a second row with an id (a forged or damaged
                 // file) would otherwise replace the first, and one of them would be dropped unseen.
-                if let key = values["id"], holdsRow(entityName, key) {
-                    throw DataStoreError(.corruptStore,
-                        "\(path) holds two \(entityName) rows with the id \(key): it is damaged. Restore the store from a "
-                        + "backup; it was left untouched.")
-                }
+                if let key = values["id"], holdsRow(entityName, key) { throw Self.duplicateRow(entityName, key, path: path) }
                 try write(entityName, values, path: path)
             }
         }
         history = HistoryLog(records: file.history, lastTransactionNumber: file.lastTransaction,
                              expiredThrough: file.expiredThrough)
+    }
+
+    private static func duplicateRow(_ entityName: String, _ key: SnapshotValue, path: String) -> DataStoreError {
+        DataStoreError(.corruptStore,
+            "\(path) holds two \(entityName) rows with the id \(key): it is damaged. Restore the store from a "
+            + "backup; it was left untouched.")
+    }
+
+    private static func rowWithoutID(_ entityName: String, path: String) -> DataStoreError {
+        DataStoreError(.corruptStore, "\(path) has a \(entityName) row without an id. Restore the store from a backup.")
     }
 
     /// Whether a row of `entityName` with the id `key` was loaded already.
@@ -165,9 +184,7 @@ struct JSONStoreState: Sendable {
     }
 
     private mutating func write(_ entityName: String, _ values: [String: SnapshotValue], path: String) throws {
-        guard let key = values["id"] else {
-            throw DataStoreError(.corruptStore, "\(path) has a \(entityName) row without an id. Restore the store from a backup.")
-        }
+        guard let key = values["id"] else { throw Self.rowWithoutID(entityName, path: path) }
         guard !needsMigration, schema.entity(named: entityName) != nil else {
             foreignRows[entityName, default: OrderedRows()].write(key, values)
             return

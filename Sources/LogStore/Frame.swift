@@ -50,13 +50,15 @@ struct LogPayload {
         out.append(contentsOf: #","processIdentifier":"#.utf8)
         SnapshotJSON.writeString(processIdentifier, into: &out)
         out.append(contentsOf: #","rows":["#.utf8)
+        // Rows of one entity have the same keys: sorted and encoded once, not per row.
+        var keys = SnapshotJSON.KeyOrder()
         for (index, row) in rows.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(contentsOf: #"{"entity":"#.utf8)
             SnapshotJSON.writeString(row.entity, into: &out)
             out.append(contentsOf: #","values":"#.utf8)
             // The payload is depth 0, its rows array 1, a row 2, the row's values 3.
-            try SnapshotJSON.write(.object(row.values), depth: 3, at: [".rows", "[\(index)]", ".values"], into: &out)
+            try SnapshotJSON.write(row.values, keys: &keys, depth: 3, at: [".rows", "[\(index)]", ".values"], into: &out)
             out.append(UInt8(ascii: "}"))
         }
         out.append(contentsOf: #"],"timestamp":"#.utf8)

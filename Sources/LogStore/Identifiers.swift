@@ -24,7 +24,10 @@ enum IdentifierHash {
         mix(0)
         // A key that does not encode cannot be saved either (the save refuses it before this matters).
         let canonical = key.canonical
-        for byte in (try? SnapshotJSON.encode(canonical)) ?? Data("\(canonical)".utf8) { mix(byte) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(48)
+        if (try? SnapshotJSON.write(canonical, into: &bytes)) == nil { bytes = Array("\(canonical)".utf8) }
+        for byte in bytes { mix(byte) }
         return hash
     }
 }

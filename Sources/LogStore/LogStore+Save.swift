@@ -12,7 +12,7 @@ extension LogStore {
         }
         guard !request.inserted.isEmpty else { return DataStoreSaveChangesResult(for: identifier) }
         return try write { state in
-            try refuseKnownIdentifiers(request.inserted, state)
+            let identifierHashes = try refuseKnownIdentifiers(request.inserted, state)
             let now = Date()
             let payload = LogPayload(
                 transactionNumber: state.lastTransaction + 1, author: request.editingState.author, timestamp: now,
@@ -55,7 +55,7 @@ extension LogStore {
             try FileIO.appendDurably(frame, to: files.segment(info.first), expectedLength: info.bytes, sync: sync)
             if sync { state.lastSync = now }
             info.add(payload, record: Frame.Record(offset: Int(info.bytes), length: frame.count, earliest: earliest,
-                                                  latest: latest, payloadRange: 0..<0))
+                                                  latest: latest, payloadRange: 0..<0), identifierHashes: identifierHashes)
             state.segments[state.segments.count - 1] = info
             state.lastTransaction = payload.transactionNumber
             // The save is durable; a retention step that fails is retried at the next save.
@@ -110,7 +110,10 @@ extension LogStore {
     /// Each segment knows its records' identifier hashes (the segment being written in memory, a
     /// sealed one as a Bloom filter in its index), so a new identifier costs no read; a hash that
     /// matches is confirmed against the records of the segments that may hold it.
-    private func refuseKnownIdentifiers(_ inserted: [DefaultSnapshot], _ state: LogState) throws {
+    /// - Returns: Each insert's identifier hash (`nil` without an id), for the segment's record of them.
+    private func refuseKnownIdentifiers(_ inserted: [DefaultSnapshot], _ state: LogState) throws -> [UInt64?] {
+        var identifierHashes: [UInt64?] = []
+        identifierHashes.reserveCapacity(inserted.count)
         var inSave = Set<PersistentIdentifier>()
         var suspects = Set<PersistentIdentifier>()
         var segments = Set<Int64>()
@@ -127,10 +130,14 @@ extension LogStore {
         }
         for snapshot in inserted {
             let entity = snapshot.persistentIdentifier.entityName
-            guard let key = snapshot.values["id"] else { continue }
+            guard let key = snapshot.values["id"] else {
+                identifierHashes.append(nil)
+                continue
+            }
             let identifier = PersistentIdentifier(entityName: entity, primaryKey: key)
             guard inSave.insert(identifier).inserted else { throw Self.insertOnly("insert \(identifier) twice in one save") }
             let hash = IdentifierHash.of(entity, key)
+            identifierHashes.append(hash)
             let holders: [SegmentInfo]
             if let storedNames {
                 var hashes = [entity: hash]
@@ -145,7 +152,7 @@ extension LogStore {
             suspects.insert(identifier)
             segments.formUnion(holders.map(\.first))
         }
-        guard !suspects.isEmpty else { return }
+        guard !suspects.isEmpty else { return identifierHashes }
         var view = state
         view.segments = state.segments.filter { segments.contains($0.first) }
         var found: PersistentIdentifier?
@@ -159,5 +166,6 @@ extension LogStore {
         if let found {
             throw Self.insertOnly("update \(found), which is already in the log (an insert of an existing id is an update)")
         }
+        return identifierHashes
     }
 }

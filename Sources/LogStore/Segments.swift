@@ -39,15 +39,22 @@ struct SegmentInfo: Codable, Sendable {
 
     var isEmpty: Bool { last < first }
 
-    mutating func add(_ payload: LogPayload, record: Frame.Record) {
+    /// Counts a record appended to the segment. `identifierHashes` are its rows' identifier
+    /// hashes when the caller has them (a save made them to check its inserts), one per row,
+    /// `nil` for a row without an id; otherwise they are made here.
+    mutating func add(_ payload: LogPayload, record: Frame.Record, identifierHashes hashes: [UInt64?]? = nil) {
         last = payload.transactionNumber
         earliest = min(earliest, record.earliest)
         latest = max(latest, record.latest)
         newestSave = max(newestSave, payload.timestamp.timeIntervalSince1970)
         bytes = Int64(record.offset + record.length)
-        for row in payload.rows {
+        for (index, row) in payload.rows.enumerated() {
             counts[row.entity, default: 0] += 1
-            if let key = row.values["id"] { identifierHashes.insert(IdentifierHash.of(row.entity, key)) }
+            if let hashes {
+                if let hash = hashes[index] { identifierHashes.insert(hash) }
+            } else if let key = row.values["id"] {
+                identifierHashes.insert(IdentifierHash.of(row.entity, key))
+            }
         }
     }
 

@@ -80,12 +80,24 @@ struct AttributeColumn: Sendable {
         }
     }
 
+    /// The columns of an entity's query attributes, in the order `EntityRows` keeps them (by name).
+    static func columns(of entity: Schema.Entity) -> [AttributeColumn] {
+        entity.queryAttributes.values.sorted { $0.name < $1.name }.map(AttributeColumn.init)
+    }
+
     /// Writes a row's value into `slot`; `slot == count` appends one.
     /// - Complexity: O(1) amortized: one dictionary lookup of the attribute's name.
     mutating func write(_ values: [String: SnapshotValue], at slot: Int) {
+        write(stored: values[attribute.name], at: slot)
+    }
+
+    /// Writes into `slot` (`slot == count` appends one) the value of a row that holds `stored`
+    /// under the attribute's name (`nil`: the key is absent), as `write(_:at:)` writes that row.
+    /// - Complexity: O(1) amortized, no lookup.
+    mutating func write(stored: SnapshotValue?, at slot: Int) {
         if slot == cells.count { appendEmpty() }
         if !others.isEmpty { others[slot] = nil }
-        guard let canonical = attribute.value(in: values) else { return clear(slot, as: .unreadable) }
+        guard let canonical = attribute.value(stored: stored) else { return clear(slot, as: .unreadable) }
         switch (storage, canonical) {
         case (_, .null): return clear(slot, as: .null)
         case (.integers, .int(let v)): integers[slot] = v
@@ -129,7 +141,7 @@ struct AttributeColumn: Sendable {
         self = compacted
     }
 
-    private mutating func reserveCapacity(_ capacity: Int) {
+    mutating func reserveCapacity(_ capacity: Int) {
         cells.reserveCapacity(capacity)
         switch storage {
         case .integers: integers.reserveCapacity(capacity)

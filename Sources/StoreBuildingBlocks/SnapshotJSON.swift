@@ -32,17 +32,65 @@ public enum SnapshotJSON {
     /// limit and the refusal's message are those of writing the whole document as one value.
     /// `outerPath` names where the value is, outermost step first (`.rows`, `[3]`, `.values`).
     /// - Throws: `DataStoreError/Code/unsupportedValue`, as `write(_:into:)`.
-    package static func write(_ value: SnapshotValue, depth: Int, at outerPath: [String], into out: inout [UInt8]) throws {
+    package static func write(_ value: SnapshotValue, depth: Int, at outerPath: @autoclosure () -> [String], into out: inout [UInt8]) throws {
         do {
             try write(value, depth: depth, into: &out)
         } catch {
             // The outermost steps say which attribute; the rest repeats.
-            let steps = outerPath + error.path.reversed()
+            let steps = outerPath() + error.path.reversed()
             let path = steps.prefix(6).joined() + (steps.count > 6 ? "…" : "")
             throw DataStoreError(.unsupportedValue,
                 "A value nests more than \(maximumDepth) levels deep\(path.isEmpty ? "" : " (at \(path))"), which a store "
                 + "writing JSON cannot read back. Flatten the attribute; nothing was written.")
         }
+    }
+
+    /// The keys of the last object `write(_:keys:depth:at:into:)` wrote, sorted and encoded.
+    package struct KeyOrder {
+        /// The keys, sorted; none starts with `$` (an object with such a key is wrapped).
+        var keys: [String] = []
+        /// Each key as JSON followed by `:`.
+        var encoded: [[UInt8]] = []
+
+        package init() {}
+    }
+
+    /// Appends `object` as `write(.object(object), depth:at:into:)` does, for a writer of many
+    /// objects with the same keys (a log record's rows): when `object` has exactly the keys of
+    /// `order` (the last object's), they are written in that order, already sorted and encoded,
+    /// instead of being sorted again; otherwise `order` becomes this object's.
+    /// - Throws: `DataStoreError/Code/unsupportedValue`, as `write(_:into:)`.
+    package static func write(_ object: [String: SnapshotValue], keys order: inout KeyOrder, depth: Int,
+                              at outerPath: @autoclosure () -> [String], into out: inout [UInt8]) throws {
+        let start = out.count
+        if object.count == order.keys.count, !object.isEmpty, depth < maximumDepth {
+            out.append(UInt8(ascii: "{"))
+            var complete = true
+            for index in order.keys.indices {
+                guard let value = object[order.keys[index]] else { complete = false; break }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: order.encoded[index])
+                do { try write(value, depth: depth + 1, into: &out) } catch { complete = false; break }
+            }
+            if complete {
+                out.append(UInt8(ascii: "}"))
+                return
+            }
+            out.removeSubrange(start...)   // other keys, or a value too deep: the general path writes it (or names where)
+        }
+        let keys = object.keys.sorted()
+        if keys.contains(where: { $0.utf8.first == UInt8(ascii: "$") }) {
+            order = KeyOrder()
+        } else {
+            order.keys = keys
+            order.encoded = keys.map { key in
+                var encoded: [UInt8] = []
+                writeString(key, into: &encoded)
+                encoded.append(UInt8(ascii: ":"))
+                return encoded
+            }
+        }
+        try write(.object(object), depth: depth, at: outerPath(), into: &out)
     }
 
     /// `value` as compact JSON.
@@ -72,7 +120,13 @@ public enum SnapshotJSON {
         case .date(let v):
             let (tag, payload) = SnapshotTag.date(v)
             try tagged(tag, payload, depth: depth, into: &out)
-        case .unsigned, .uuid, .data, .decimal:
+        case .uuid(let v):
+            // `{"$uuid":"<uuidString>"}`, written from the bytes without making the string.
+            guard depth + 1 < maximumDepth else { throw TooDeep() }
+            out.append(contentsOf: SnapshotTag.uuid.prefix)
+            writeUUIDString(v, into: &out)
+            out.append(UInt8(ascii: "}"))
+        case .unsigned, .data, .decimal:
             guard let (tag, payload) = SnapshotTag.tagged(value) else { return }
             try tagged(tag, payload, depth: depth, into: &out)
         case .array(let elements):
@@ -123,6 +177,21 @@ public enum SnapshotJSON {
     }
 
     private static let hex = Array("0123456789abcdef".utf8)
+    private static let upperHex = Array("0123456789ABCDEF".utf8)
+
+    /// Appends `uuid.uuidString` as a JSON string (upper-case hex, dashes after bytes 4, 6, 8
+    /// and 10), without making the string.
+    package static func writeUUIDString(_ uuid: UUID, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        withUnsafeBytes(of: uuid.uuid) { bytes in
+            for (index, byte) in bytes.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 { out.append(UInt8(ascii: "-")) }
+                out.append(upperHex[Int(byte >> 4)])
+                out.append(upperHex[Int(byte & 0xF)])
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
 
     /// Appends `string` as a JSON string, escaped as every string here is.
     package static func writeString(_ string: String, into out: inout [UInt8]) {

@@ -8,7 +8,8 @@ import StoreProtocol
 public struct SnapshotTable: Sendable {
     /// The entities the table holds rows of, with their unique constraints and indexes.
     public let schema: Schema
-    private var entities: [String: EntityRows] = [:]
+    /// Internal, not private: `SnapshotTable+Load.swift` appends rows read from a file.
+    var entities: [String: EntityRows] = [:]
 
     /// Makes an empty table for the entities of `schema`, with empty unique-constraint indices
     /// and attribute indexes (the first attribute of each index or unique constraint).
@@ -314,7 +315,7 @@ struct EntityRows: Sendable {
             columns = []
             return
         }
-        columns = entity.queryAttributes.values.sorted { $0.name < $1.name }.map(AttributeColumn.init)
+        columns = AttributeColumn.columns(of: entity)
         var names: [String] = []
         for group in entity.indices + entity.uniqueConstraints {
             guard let first = group.first, first != "id", !names.contains(first), entity.queryAttributes[first] != nil else { continue }

@@ -10,7 +10,9 @@ public struct ConformanceCase: Sendable, CustomStringConvertible {
     /// The case runs only on stores with none of these (it checks a refusal).
     public let lacks: StoreCapabilities
     /// Runs the case on a target; throws a ``ConformanceFailure`` when the store breaks the rule (or
-    /// whatever error the store threw that the case did not expect).
+    /// whatever error the store threw that the case did not expect). A target made with
+    /// ``ConformanceTarget/init(name:capabilities:makeFileConfiguration:)`` gets a folder for the
+    /// case, removed when the case ends.
     public let run: @Sendable (ConformanceTarget) async throws -> Void
 
     /// Makes a case from its parts, as given; by default it runs on every store.
@@ -22,7 +24,7 @@ public struct ConformanceCase: Sendable, CustomStringConvertible {
         self.name = name
         self.requires = requires
         self.lacks = lacks
-        self.run = run
+        self.run = { target in try await target.inCaseFolder(run) }
     }
 
     /// Whether the case applies to a store with `capabilities`.

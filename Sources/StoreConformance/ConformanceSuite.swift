@@ -4,8 +4,8 @@
 /// import StoreConformance
 /// import Testing
 ///
-/// let target = ConformanceTarget(name: "MyStore", capabilities: .all) {
-///     MyStoreConfiguration(url: temporaryDirectory.appending(path: UUID().uuidString))
+/// let target = ConformanceTarget(name: "MyStore", capabilities: .all) { location in
+///     MyStoreConfiguration(url: location)
 /// }
 ///
 /// @Test(arguments: ConformanceSuite.cases(for: target))

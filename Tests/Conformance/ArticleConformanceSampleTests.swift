@@ -9,8 +9,8 @@ import Testing
 
 typealias MyStoreConfiguration = JSONStoreConfiguration
 
-let target = ConformanceTarget(name: "MyStore", capabilities: .all) {
-    MyStoreConfiguration(url: URL.temporaryDirectory.appending(path: UUID().uuidString))
+let target = ConformanceTarget(name: "MyStore", capabilities: .all) { location in
+    MyStoreConfiguration(url: location)
 }
 
 @Test(arguments: ConformanceSuite.cases(for: target))

@@ -4,18 +4,11 @@ import StoreConformance
 import StoreProtocol
 import Testing
 
-/// Each case gets a store file of its own in a directory for this test run.
-let jsonTarget = ConformanceTarget(name: "JSONStore", capabilities: .all) {
-    JSONStoreConfiguration(url: try freshJSONStoreURL())
-}.retaining { retention in
-    JSONStoreConfiguration(url: try freshJSONStoreURL(), historyRetention: retention)
-}
-
-/// A new file name in a directory for this test run.
-func freshJSONStoreURL() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appending(path: "json-conformance-\(ProcessInfo.processInfo.processIdentifier)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory.appending(path: "\(UUID().uuidString).json")
+/// Each store is a file in a folder of its case's own, which the suite removes when the case ends.
+let jsonTarget = ConformanceTarget(name: "JSONStore", capabilities: .all) { location in
+    JSONStoreConfiguration(url: location)
+}.retaining { location, retention in
+    JSONStoreConfiguration(url: location, historyRetention: retention)
 }
 
 @Test("JSONStore conformance", arguments: ConformanceSuite.cases(for: jsonTarget))

@@ -5,10 +5,9 @@ import StoreProtocol
 import Testing
 
 /// An insert-only store: the update and delete cases are replaced by their refusal cases.
-let logTarget = ConformanceTarget(name: "LogStore", capabilities: [.history, .persistence]) {
-    let directory = FileManager.default.temporaryDirectory
-        .appending(path: "log-conformance-\(ProcessInfo.processInfo.processIdentifier)/\(UUID().uuidString)")
-    return LogStoreConfiguration(directory: directory, timestamps: [LogTimestamp(\SuiteReading.timestamp)], segmentSize: 4_096)
+/// Each store is a folder in a folder of its case's own, which the suite removes when the case ends.
+let logTarget = ConformanceTarget(name: "LogStore", capabilities: [.history, .persistence]) { location in
+    LogStoreConfiguration(directory: location, timestamps: [LogTimestamp(\SuiteReading.timestamp)], segmentSize: 4_096)
 }
 
 @Test("LogStore conformance", arguments: ConformanceSuite.cases(for: logTarget))

@@ -70,6 +70,32 @@ import Testing
         }
     }
 
+    /// Rows of one entity share their keys, so the writer sorts and encodes them once per record
+    /// (`SnapshotJSON.KeyOrder`): rows with the same keys, then more, fewer, other and `$` keys,
+    /// and a value too deep in a row of the same keys, write what the general path writes.
+    @Test func rowsOfSharedAndOtherKeysWriteTheBytesOfTheGeneralPath() throws {
+        var values = RandomSnapshotValues(SystemRandomNumberGenerator())
+        var deep = SnapshotValue.int(1)
+        for _ in 0..<SnapshotJSON.maximumDepth { deep = .array([deep]) }
+        for round in 0..<100 {
+            let template = values.object(depth: 1).merging(["id": .int(1), "name": .string("n")]) { $1 }
+            var rows: [[String: SnapshotValue]] = (0..<3).map { _ in template.mapValues { _ in values.value(depth: 1) } }
+            rows.append(template.merging(["zz more": .int(2)]) { $1 })
+            rows.append(template.filter { $0.key != "name" })
+            rows.append(template.filter { $0.key != "name" }.merging(["other": .bool(true)]) { $1 })
+            rows.append(template.merging(["$tag": .int(3)]) { $1 })
+            rows.append(template)
+            rows.shuffle()
+            if round % 10 == 0 { rows.append(template.merging(["name": deep]) { $1 }) }
+            let payload = LogPayload(transactionNumber: 1, author: nil, timestamp: Date(timeIntervalSince1970: 0), bundleIdentifier: "b",
+                                     processIdentifier: "p", rows: rows.map { LogPayload.Row(entity: "E", values: $0) })
+            let general = Result { Array(try SnapshotJSON.encode(payload.snapshotValue)) }.mapError(Failure.init)
+            let direct = Result { try payload.json() }.mapError(Failure.init)
+            #expect(general == direct)
+            if case .failure(let refusal) = direct { #expect(refusal.text.contains(".rows[\(rows.count - 1)].values.name")) }
+        }
+    }
+
     /// Control for the test above: a writer one byte off is caught (a key out of order).
     @Test func aWriterOneByteOffDiffers() throws {
         var values = RandomSnapshotValues(SystemRandomNumberGenerator())

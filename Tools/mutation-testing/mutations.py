@@ -13,6 +13,7 @@ CONTEXT_TRACKING = "Sources/StoreProtocol/Container/ModelContext+Tracking.swift"
 CONTEXT_REGISTRATION = "Sources/StoreProtocol/Container/ModelContext+Registration.swift"
 BACKING = "Sources/StoreProtocol/Model/ModelBacking.swift"
 CONTEXT_FETCH = "Sources/StoreProtocol/Container/ModelContext+Fetch.swift"
+CONTAINER = "Sources/StoreProtocol/Container/ModelContainer.swift"
 SNAPSHOT = "Sources/StoreProtocol/Snapshot/DataStoreSnapshot.swift"
 ENCODER = "Sources/StoreProtocol/Snapshot/SnapshotEncoder.swift"
 MEMORY = "Sources/MemoryStore/MemoryStore.swift"
@@ -28,6 +29,8 @@ LOG_STATE = "Sources/LogStore/LogState.swift"
 LOG_SAVE = "Sources/LogStore/LogStore+Save.swift"
 SEGMENT_READER = "Sources/LogStore/SegmentReader.swift"
 SNAPSHOT_JSON = "Sources/StoreBuildingBlocks/SnapshotJSON.swift"
+TABLE_LOAD = "Sources/StoreBuildingBlocks/SnapshotTable+Load.swift"
+BASE_HISTORY = "Sources/JSONStore/BaseFile+History.swift"
 ATTRIBUTES = "Sources/StoreProtocol/Model/ModelAttributes.swift"
 COMPARISON = "Sources/StoreProtocol/Query/QueryComparison.swift"
 SORT_KEY = "Sources/StoreProtocol/Query/QuerySortKey.swift"
@@ -297,6 +300,9 @@ MUTATIONS = [
       "\n"),
     m("C23", "context", CONTEXT_SAVE, "a stored model whose id changed is saved (its change silently lost) instead of refused",
       "if registration.state != .inserted, registrations[id] !== registration {", "if false {"),
+    m("C24", "context", CONTAINER, "every model type is routed to the first store, whichever configuration holds it",
+      "if let index = route[entity.name] { byType[ObjectIdentifier(entity.modelType)] = index }",
+      "if route[entity.name] != nil { byType[ObjectIdentifier(entity.modelType)] = 0 }"),
     # Watching @Observable models (issue 16): a save skips settled models, so each of these loses a change.
     m("W03", "context", CONTEXT_REGISTRATION, "a model counts as settled whether or not a property was set since it was settled",
       "heldBaselineWhenSettled && !backing.hasChanges", "heldBaselineWhenSettled"),
@@ -420,14 +426,18 @@ JSON_MUTATIONS = [
       "if bytes.first == 0 { return true }", "if false { return true }"),
     m("J14", "json", BASE, "a base file's counters are not checked (a forged Int64.max traps the next save)",
       "try file.checkCounters(path: path)", "_ = file"),
-    m("J15", "json", JSON_STATE, "two base rows with one id open with one dropped",
-      "if let key = values[\"id\"], holdsRow(entityName, key) {", "if false {"),
+    m("J15", "json", TABLE_LOAD, "two base rows with one id open with one dropped",
+      "guard slotByKey.updateValue(slots.count, forKey: key) == nil else {", "if slotByKey.updateValue(slots.count, forKey: key) == .min {"),
     m("J16", "json", BASE, "a base file's entity listed twice is refused when the earlier listing's rows were malformed",
       "            malformed[name] = nil\n", "\n"),
     m("J17", "json", SNAPSHOT_JSON, "a 19-digit integer is read without overflow checking (9223372036854775808 wraps)",
       "guard digits >= 1, digits <= 18 else { return nil }", "guard digits >= 1, digits <= 19 else { return nil }"),
     m("J18", "json", SNAPSHOT_JSON, "framing read straight takes an escaped `$` key (\\u0024) for a plain key",
       "if key.utf8.first == UInt8(ascii: \"$\") { position = start; return false }", "_ = start"),
+    m("J19", "json", BASE, "a base row's key is taken for the key at its place in the last row (rows of other keys fill the wrong columns)",
+      "if place < keys.count, keys[place].key == key {", "if place < keys.count {"),
+    m("J20", "json", BASE_HISTORY, "a history record read straight loses its author",
+      "case .string(let name)?: authorName = name", "case .string?: authorName = nil"),
 ]
 
 MUTATIONS += JSON_MUTATIONS
@@ -498,12 +508,16 @@ LOG_MUTATIONS = [
     m("L10", "log", SEGMENTS, "a whole last record whose length field changed is cut as a torn write",
       "if Frame.isWholeWithDamagedLength(bytes, at: offset) {", "if false {"),
     m("L12", "log", FRAME, "a record's rows are written one level shallower than the general path counts them (too deep a value is stored)",
-      "try SnapshotJSON.write(.object(row.values), depth: 3,", "try SnapshotJSON.write(.object(row.values), depth: 2,"),
+      "try SnapshotJSON.write(row.values, keys: &keys, depth: 3,", "try SnapshotJSON.write(row.values, keys: &keys, depth: 2,"),
     m("L13", "log", FRAME, "a row whose values are not an object reads as a row",
       "guard case .string(let name)? = entity, case .object(let rowValues)? = values else { return nil }",
       "guard case .string(let name)? = entity else { return nil }; let rowValues: [String: SnapshotValue] = { if case .object(let v)? = values { return v }; return [:] }()"),
     m("L11", "log", SEGMENTS, "store.json's counters are not checked (a forged droppedThrough traps the next save)",
       "try meta.checkCounters(path: files.meta)", "_ = meta"),
+    m("L14", "log", SEGMENTS, "a save's identifier hashes are not kept for the segment being written (a second insert of an id in it is taken)",
+      "if let hash = hashes[index] { identifierHashes.insert(hash) }", "_ = hashes[index]"),
+    m("L15", "log", SNAPSHOT_JSON, "a row with more keys than the last one is written with the last one's keys only",
+      "if object.count == order.keys.count, !object.isEmpty, depth < maximumDepth {", "if object.count >= order.keys.count, !object.isEmpty, depth < maximumDepth {"),
 ]
 
 MUTATIONS += LOG_MUTATIONS

@@ -11,6 +11,9 @@ public final class ModelContainer: Sendable {
     /// The stores, in the order of their configurations.
     public let stores: [any DataStore]
     private let storeIndexByEntity: [String: Int]
+    /// The same by model type: what every fetch, insert and save asks first, answered without
+    /// copying the entity or hashing its name.
+    private let storeIndexByType: [ObjectIdentifier: Int]
     /// The ``mainContext``, once made.
     let mainContextStorage = MainContextStorage()
 
@@ -74,6 +77,11 @@ public final class ModelContainer: Sendable {
         self.schema = all
         self.stores = stores
         storeIndexByEntity = route
+        var byType: [ObjectIdentifier: Int] = [:]
+        for entity in all.entities {
+            if let index = route[entity.name] { byType[ObjectIdentifier(entity.modelType)] = index }
+        }
+        storeIndexByType = byType
     }
 
     private static func migrateIfNeeded(_ store: any DataStore, named name: String, plan: (any SchemaMigrationPlan.Type)?) throws {
@@ -99,6 +107,7 @@ public final class ModelContainer: Sendable {
     }
 
     func storeIndex<T: PersistentModel>(for type: T.Type) throws -> Int {
+        if let index = storeIndexByType[ObjectIdentifier(type)] { return index }
         guard let entity = schema.entity(for: type), let index = storeIndexByEntity[entity.name] else {
             if let other = schema.entity(named: T.entityName) {
                 throw DataStoreError(.unknownEntity,

@@ -14,7 +14,9 @@ extension ModelContext {
         let followsRelationships = mayFollowRelationships(descriptor)
         let pending = try descriptor.includePendingChanges && hasPendingChanges(for: T.self)
         guard followsRelationships || pending else {
-            let models: [T] = try fetchSnapshots(descriptor, from: store).map { try materialize($0) }
+            let snapshots = try fetchSnapshots(descriptor, from: store)
+            registrations.reserveCapacity(adding: snapshots.count)
+            let models: [T] = try snapshots.map { try materialize($0) }
             try resolvePendingRelationships()
             return models
         }

@@ -5,8 +5,11 @@
 /// from a user's key path to a stored name (metadata, tombstones, queries) and from a stored name
 /// to a user's key path (a history update's `updatedAttributes`). `@Model` writes each name
 /// beside its key path, so nothing here reflects on the type.
-struct ModelAttributes<Model: PersistentModel>: @unchecked Sendable {
-    // @unchecked: key paths are immutable objects.
+///
+/// A class, so that reading it from the cache is one reference (a fetch reads it several times;
+/// as a struct each read copied eight references).
+final class ModelAttributes<Model: PersistentModel>: @unchecked Sendable {
+    // @unchecked: every property is immutable; key paths are immutable objects.
 
     /// One attribute: its stored name and its key path.
     struct Attribute {
@@ -34,27 +37,21 @@ struct ModelAttributes<Model: PersistentModel>: @unchecked Sendable {
     /// The key path of `id`, `nil` when the metadata does not list it (a problem).
     let idKeyPath: AnyKeyPath?
 
-    /// What the cache holds for `Model`: a class, so that reading it back is a reference
-    /// conversion rather than a dynamic cast of a generic struct (a runtime call that cost a
-    /// fetch about 1,000 instructions each time it was read, callgrind).
-    private final class Cached: @unchecked Sendable {
-        let attributes: ModelAttributes<Model>
-        init(_ attributes: ModelAttributes<Model>) { self.attributes = attributes }
-    }
-
     private static var cache: Locked<[ObjectIdentifier: any AnyObject & Sendable]> { modelAttributesCache }
 
     /// The attributes of `Model`, read from its metadata the first time and cached.
     static func of(_ type: Model.Type) -> ModelAttributes<Model> {
         let key = ObjectIdentifier(type)
-        // Only `of(Model.self)` stores under `Model`'s identifier, and it stores a `Cached`.
-        if let cached = cache.withLock({ $0[key] }) { return unsafeDowncast(cached, to: Cached.self).attributes }
+        // Only `of(Model.self)` stores under `Model`'s identifier, and it stores a
+        // `ModelAttributes<Model>`: a reference conversion rather than a dynamic cast of a
+        // generic type (a runtime call that cost a fetch about 1,000 instructions, callgrind).
+        if let cached = cache.withLock({ $0[key] }) { return unsafeDowncast(cached, to: ModelAttributes<Model>.self) }
         let made = ModelAttributes()
-        cache.withLock { $0[key] = Cached(made) }
+        cache.withLock { $0[key] = made }
         return made
     }
 
-    private init() {
+    private convenience init() {
         let subject = "\(Model.self)"
         if let superclass = _getSuperclass(Model.self) {
             self.init(attributes: [], relationships: [], problems: [

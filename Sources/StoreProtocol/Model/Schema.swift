@@ -117,44 +117,91 @@ public struct Schema: Sendable, CustomStringConvertible {
 
 extension Schema {
     /// One model type as a store sees it.
-    // @unchecked: every property is immutable; the metatype is an immutable value that the
-    // compiler does not know to be Sendable.
+    ///
+    /// Copied wherever an entity is looked up (a fetch looks its model's up a few times, and each
+    /// registered model holds it): its immutable parts are one shared object, so a copy retains
+    /// three references rather than sixteen (callgrind: copying and destroying it was about 5,000
+    /// instructions of each fetch by id).
+    // @unchecked: every property is immutable but for the relationships' inverses and the
+    // problems, which only the schema's initializer sets; the metatype is an immutable value that
+    // the compiler does not know to be Sendable.
     public struct Entity: @unchecked Sendable, CustomStringConvertible {
         /// The entity name (``PersistentModel/entityName``).
-        public let name: String
+        public var name: String { fixed.name }
         /// The model type, for backends that materialize models (to evaluate a `Predicate`).
-        public let modelType: any PersistentModel.Type
+        public var modelType: any PersistentModel.Type { fixed.modelType }
         /// The attributes, in the order ``SchemaMetadata/attributes`` lists them.
-        public let attributes: [Attribute]
+        public var attributes: [Attribute] { fixed.attributes }
         /// The attribute names, in the same order.
-        public let attributeNames: [String]
+        public var attributeNames: [String] { fixed.attributeNames }
         /// The name the entity was stored under before (``PersistentModel/originalEntityName``).
-        public let originalName: String?
+        public var originalName: String? { fixed.originalName }
         /// Unique constraints, each a list of attribute names.
-        public let uniqueConstraints: [[String]]
+        public var uniqueConstraints: [[String]] { fixed.uniqueConstraints }
         /// Indexed attribute groups.
-        public let indices: [[String]]
+        public var indices: [[String]] { fixed.indices }
         /// Attributes (and relationships) a deletion keeps in its tombstone.
-        public let preservedOnDeletion: Set<String>
+        public var preservedOnDeletion: Set<String> { fixed.preservedOnDeletion }
         /// The relationships, in the order ``SchemaMetadata/init(properties:unique:indexed:originalEntityName:)`` lists them.
         public internal(set) var relationships: [Relationship]
         /// The attributes a ``QueryExpression`` can name (those of a type ``QueryValueType``
         /// lists, optional or not), by stored name, as a translated query names them: what a
         /// store needs to keep an index whose keys compare as the query does
         /// (``QueryAttribute/value(in:)``).
-        public let queryAttributes: [String: QueryAttribute]
+        public var queryAttributes: [String: QueryAttribute] { fixed.queryAttributes }
 
         /// Relationship name -> the name it was stored under before.
-        let relationshipOriginalNames: [String: String]
+        var relationshipOriginalNames: [String: String] { fixed.relationshipOriginalNames }
         /// The attribute and relationship names, for checking what a model encodes.
-        let attributeNameSet: Set<String>
+        var attributeNameSet: Set<String> { fixed.attributeNameSet }
         var problems: [String]
         /// How the context reads and writes each relationship, by name.
-        let relationshipAccess: [String: RelationshipAccess]
+        var relationshipAccess: [String: RelationshipAccess] { fixed.relationshipAccess }
         /// The model types the relationships lead to.
-        let destinationTypes: [any PersistentModel.Type]
+        var destinationTypes: [any PersistentModel.Type] { fixed.destinationTypes }
         /// The persisted properties by index (the index their accessors mark changed).
-        let propertyNames: [String]
+        var propertyNames: [String] { fixed.propertyNames }
+
+        /// What never changes once the entity is made, shared by every copy.
+        private let fixed: Fixed
+
+        private final class Fixed {
+            let name: String
+            let modelType: any PersistentModel.Type
+            let attributes: [Attribute]
+            let attributeNames: [String]
+            let originalName: String?
+            let uniqueConstraints: [[String]]
+            let indices: [[String]]
+            let preservedOnDeletion: Set<String>
+            let queryAttributes: [String: QueryAttribute]
+            let relationshipOriginalNames: [String: String]
+            let attributeNameSet: Set<String>
+            let relationshipAccess: [String: RelationshipAccess]
+            let destinationTypes: [any PersistentModel.Type]
+            let propertyNames: [String]
+
+            init(name: String, modelType: any PersistentModel.Type, attributes: [Attribute], attributeNames: [String],
+                 originalName: String?, uniqueConstraints: [[String]], indices: [[String]], preservedOnDeletion: Set<String>,
+                 queryAttributes: [String: QueryAttribute], relationshipOriginalNames: [String: String],
+                 attributeNameSet: Set<String>, relationshipAccess: [String: RelationshipAccess],
+                 destinationTypes: [any PersistentModel.Type], propertyNames: [String]) {
+                self.name = name
+                self.modelType = modelType
+                self.attributes = attributes
+                self.attributeNames = attributeNames
+                self.originalName = originalName
+                self.uniqueConstraints = uniqueConstraints
+                self.indices = indices
+                self.preservedOnDeletion = preservedOnDeletion
+                self.queryAttributes = queryAttributes
+                self.relationshipOriginalNames = relationshipOriginalNames
+                self.attributeNameSet = attributeNameSet
+                self.relationshipAccess = relationshipAccess
+                self.destinationTypes = destinationTypes
+                self.propertyNames = propertyNames
+            }
+        }
 
         init<Model: PersistentModel>(_ type: Model.Type) {
             let attributes = ModelAttributes.of(type)
@@ -169,21 +216,17 @@ extension Schema {
                     return nil
                 }
             }
-            name = Model.entityName
-            modelType = type
-            originalName = Model.originalEntityName ?? metadata?.originalEntityName
             let properties = metadata?.properties ?? []
             let byName = Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-            self.attributes = attributes.attributes.map { attribute in
+            let entityAttributes = attributes.attributes.map { attribute in
                 let property = byName[attribute.name]
                 return Attribute(name: attribute.name, keyPath: attribute.keyPath, originalName: property?.originalName,
                                  defaultValue: property?.defaultValue, problems: &problems)
             }
-            relationshipOriginalNames = Dictionary(attributes.relationships.compactMap { relationship in
+            let relationshipOriginalNames = Dictionary(attributes.relationships.compactMap { relationship in
                 byName[relationship.name]?.originalName.map { (relationship.name, $0) }
             }, uniquingKeysWith: { first, _ in first })
-            attributeNames = attributes.attributes.map(\.name)
-            attributeNameSet = Set(attributeNames).union(attributes.relationships.map(\.name))
+            let attributeNames = attributes.attributes.map(\.name)
             relationships = attributes.relationships.map { relationship in
                 let metadata = relationship.metadata
                 func inverseName<Destination: PersistentModel>(_ type: Destination.Type) -> String? {
@@ -198,19 +241,24 @@ extension Schema {
                                     isToMany: metadata.isToMany, deleteRule: metadata.deleteRule, inverse: inverse,
                                     minimumModelCount: metadata.minimumModelCount, maximumModelCount: metadata.maximumModelCount)
             }
-            relationshipAccess = Dictionary(attributes.relationships.map { ($0.name, $0.metadata.access) }, uniquingKeysWith: { a, _ in a })
-            destinationTypes = attributes.relationships.map(\.metadata.destination)
-            propertyNames = properties.map(\.name)
-            uniqueConstraints = (metadata?.unique ?? []).map { names($0, "unique") }
-            indices = (metadata?.indexed ?? []).map { names($0, "indexed") }
-            preservedOnDeletion = Set(names(metadata?.preservedOnDeletion ?? [], "preserved-on-deletion"))
+            let uniqueConstraints = (metadata?.unique ?? []).map { names($0, "unique") }
+            let indices = (metadata?.indexed ?? []).map { names($0, "indexed") }
+            let preservedOnDeletion = Set(names(metadata?.preservedOnDeletion ?? [], "preserved-on-deletion"))
             var queryAttributes: [String: QueryAttribute] = [:]
             for attribute in attributes.attributes {
                 guard let scalar = Swift.type(of: attribute.keyPath).valueType as? any QueryScalar.Type,
                       let valueType = scalar.queryValueType else { continue }
                 queryAttributes[attribute.name] = QueryAttribute(name: attribute.name, type: valueType, isOptional: scalar.isQueryOptional)
             }
-            self.queryAttributes = queryAttributes
+            fixed = Fixed(
+                name: Model.entityName, modelType: type, attributes: entityAttributes, attributeNames: attributeNames,
+                originalName: Model.originalEntityName ?? metadata?.originalEntityName,
+                uniqueConstraints: uniqueConstraints, indices: indices, preservedOnDeletion: preservedOnDeletion,
+                queryAttributes: queryAttributes, relationshipOriginalNames: relationshipOriginalNames,
+                attributeNameSet: Set(attributeNames).union(attributes.relationships.map(\.name)),
+                relationshipAccess: Dictionary(attributes.relationships.map { ($0.name, $0.metadata.access) }, uniquingKeysWith: { a, _ in a }),
+                destinationTypes: attributes.relationships.map(\.metadata.destination),
+                propertyNames: properties.map(\.name))
             self.problems = problems
         }
 

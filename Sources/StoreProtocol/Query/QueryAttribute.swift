@@ -23,7 +23,14 @@ public struct QueryAttribute: Sendable, Hashable, CustomStringConvertible {
     /// property's type (including a missing value of a non-optional attribute).
     /// - Complexity: O(1): one dictionary lookup.
     public func value(in values: [String: SnapshotValue]) -> SnapshotValue? {
-        guard let stored = values[name], stored != .null else { return isOptional ? .null : nil }
+        value(stored: values[name])
+    }
+
+    /// The attribute's value when a row holds `stored` under ``name`` (`nil`: the key is
+    /// absent), as ``value(in:)`` gives it: for a reader that has the stored value at hand.
+    /// - Complexity: O(1), no lookup.
+    public func value(stored: SnapshotValue?) -> SnapshotValue? {
+        guard let stored, stored != .null else { return isOptional ? .null : nil }
         return type.canonicalValue(of: stored)
     }
 

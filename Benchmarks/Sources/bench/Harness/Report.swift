@@ -10,6 +10,8 @@ struct Result {
         case rate
         /// Instructions per operation, counted by callgrind (repeatable); lower is better.
         case instructions
+        /// Bytes of memory; lower is better.
+        case bytes
     }
 
     /// What a line must meet: a ratio to its reference, or an absolute figure.
@@ -61,6 +63,8 @@ struct Result {
             return String(format: "%.2f ns", value * 1e9)
         case .instructions:
             return "\(Int(value.rounded()).grouped) instr"
+        case .bytes:
+            return String(format: "%.1f MiB", value / 1_048_576)
         }
     }
 

@@ -7,6 +7,8 @@ func benchmarkMemoryStore(_ scale: Scale) throws -> [Result] {
     var results: [Result] = []
     let area = "MemoryStore"
     let total = scale.memoryRecords
+    // First, while the heap holds nothing of the other rows.
+    let residency = try benchmarkMemoryResidency(total)
     let records = (0..<total).map(TripRecord.make)
 
     progress("MemoryStore: \(total.grouped) inserts")
@@ -97,6 +99,7 @@ func benchmarkMemoryStore(_ scale: Scale) throws -> [Result] {
     let topIndexed = try median(runs: scale.runs) { found += try ModelContext(indexed).fetch(latestIndexed).count }
     results.append(Result(area: area, name: "top 10 by an indexed attribute of \(total.grouped)", unit: .time, ours: topIndexed,
                           referenceName: "Dictionary top-k", reference: dictionaryTop, target: .ratio(2)))
+    results.append(residency)
     precondition(found > 0)
     return results
 }

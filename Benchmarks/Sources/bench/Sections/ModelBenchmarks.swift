@@ -68,6 +68,8 @@ enum CallgrindOperation: String, CaseIterable {
     case observableSet = "observable-set", observableGet = "observable-get"
     /// The per-model costs of a context over MemoryStore (ContextCallgrindOperations.swift).
     case fetchByID = "fetch-by-id", fetchByName = "fetch-by-name", fetchAll = "fetch-all", insertAndSave = "insert-save"
+    /// The per-row costs of the file stores (StoreCallgrindOperations.swift).
+    case jsonOpen = "json-open", logSave = "log-save", logRange = "log-range", logScan = "log-scan"
 
     /// Operations per count: enough that the first call's one-time costs (metadata, caches)
     /// vanish in the quotient.
@@ -114,6 +116,8 @@ func runCallgrindMode(_ arguments: [String]) throws {
         blackHole(callgrindRegionObservableGet(ObservableTrip(record), count))
     case .fetchByID, .fetchByName, .fetchAll, .insertAndSave:
         try runContextCallgrindOperation(operation, count)
+    case .jsonOpen, .logSave, .logRange, .logScan:
+        try runStoreCallgrindOperation(operation, count)
     }
 }
 
