@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import CompilerPluginSupport
 import PackageDescription
 import Foundation
@@ -130,6 +130,18 @@ let package = Package(
         .library(name: "LogStore", targets: ["LogStore"]),
         .library(name: "StoreConformance", targets: ["StoreConformance"]),
         .library(name: "StoreSync", targets: ["StoreSync"]),
+        // The PostgreSQL backend, with the PostgreSQL trait: an empty module without it.
+        .library(name: "PostgresStore", targets: ["PostgresStore"]),
+    ],
+    // Off by default, so that a package that does not enable it resolves, fetches and builds no
+    // PostgreSQL package: SwiftPM leaves out a dependency that only a disabled trait's target
+    // dependency uses (Tools/docs/check-postgres-by-url.sh checks it on a package outside).
+    traits: [
+        .trait(name: "PostgreSQL", description: "The PostgresStore library: a PostgreSQL backend on postgres-nio."),
+        .default(enabledTraits: []),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The contract: what apps use and what a backend implements. Nothing else.
@@ -153,6 +165,18 @@ let package = Package(
         .target(name: "StoreConformance", dependencies: ["DataStores", "StoreProtocol"], swiftSettings: swiftSettings),
         // Sync through history: a replicator between a local container and a remote one.
         .target(name: "StoreSync", dependencies: ["DataStores", "StoreProtocol"], swiftSettings: swiftSettings),
+        // PostgresStore's sources stay in Backends/PostgresStore, the package of its tests, helper,
+        // benchmarks and `trips` with the postgres scheme, which depends on this one with the trait.
+        // Each source file is inside `#if PostgreSQL`: a package's `swift build` builds every
+        // target, this one too, and without the trait postgres-nio is not there to import.
+        .target(
+            name: "PostgresStore",
+            dependencies: [
+                "StoreProtocol", "StoreBuildingBlocks",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+            ],
+            path: "Backends/PostgresStore/Sources/PostgresStore",
+            swiftSettings: swiftSettings),
 
         // The example: the talk's unread-trips feature on the command line.
         .executableTarget(

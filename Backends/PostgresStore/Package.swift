@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 /// The same settings as the main package: Swift 6 language mode, existential `any` spelled out.
@@ -6,37 +6,29 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
-// A package of its own so that the library products of the main package keep zero dependencies:
-// only this package depends on postgres-nio.
+// The PostgresStore library is the main package's, behind its PostgreSQL trait, so that an app can
+// depend on it by URL; this package, which enables the trait, holds what only its developers need:
+// the tests and their helper process, the benchmarks (with GRDB) and `trips` with the postgres scheme.
 let package = Package(
     name: "PostgresStore",
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
-        .library(name: "PostgresStore", targets: ["PostgresStore"]),
         // The example app with the postgres scheme: swift run --package-path Backends/PostgresStore trips --store postgres://…
         .executable(name: "trips", targets: ["trips-postgres"]),
     ],
     dependencies: [
         // Named so that the product references below do not depend on the checkout folder's name.
-        .package(name: "swift-data-stores", path: "../.."),
+        .package(name: "swift-data-stores", path: "../..", traits: ["PostgreSQL"]),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // For pg-bench only: SQLite beside PostgreSQL (needs libsqlite3-dev).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
-        .target(
-            name: "PostgresStore",
-            dependencies: [
-                .product(name: "StoreProtocol", package: "swift-data-stores"),
-                .product(name: "StoreBuildingBlocks", package: "swift-data-stores"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-            ],
-            swiftSettings: swiftSettings),
         // The main package's trips (symbolic links to Sources/trips) with StoreSchemes.swift of its own.
         .executableTarget(
             name: "trips-postgres",
             dependencies: [
-                "PostgresStore",
+                .product(name: "PostgresStore", package: "swift-data-stores"),
                 .product(name: "StoreProtocol", package: "swift-data-stores"),
                 .product(name: "DataStores", package: "swift-data-stores"),
                 .product(name: "StoreFiles", package: "swift-data-stores"),
@@ -49,7 +41,7 @@ let package = Package(
         .executableTarget(
             name: "pg-bench",
             dependencies: [
-                "PostgresStore",
+                .product(name: "PostgresStore", package: "swift-data-stores"),
                 .product(name: "StoreProtocol", package: "swift-data-stores"),
                 .product(name: "DataStores", package: "swift-data-stores"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -61,7 +53,7 @@ let package = Package(
         .executableTarget(
             name: "pg-store-helper",
             dependencies: [
-                "PostgresStore",
+                .product(name: "PostgresStore", package: "swift-data-stores"),
                 .product(name: "StoreProtocol", package: "swift-data-stores"),
                 .product(name: "DataStores", package: "swift-data-stores"),
             ],
@@ -69,7 +61,7 @@ let package = Package(
         .testTarget(
             name: "PostgresStoreTests",
             dependencies: [
-                "PostgresStore",
+                .product(name: "PostgresStore", package: "swift-data-stores"),
                 "pg-store-helper",
                 .product(name: "StoreProtocol", package: "swift-data-stores"),
                 .product(name: "DataStores", package: "swift-data-stores"),

@@ -15,6 +15,8 @@ if [ "${1:-}" = "--keep" ]; then echo "outside package: $work/MyStore"; else tra
 
 mkdir -p "$work/swift-data-stores" "$work/MyStore/Sources/MyStore" "$work/MyStore/Tests/MyStoreTests"
 cp -R Package.swift Sources Tests "$work/swift-data-stores/"
+# The PostgresStore target's sources (built only with the PostgreSQL trait, which MyStore leaves off).
+cp -R --parents Backends/PostgresStore/Sources/PostgresStore "$work/swift-data-stores/"
 
 python3 - "$root" "$work/MyStore" <<'PY'
 import re, sys

@@ -1,3 +1,4 @@
+#if PostgreSQL  // the package trait that builds this module (Package.swift); without it the module is empty
 import NIOCore
 import PostgresNIO
 
@@ -100,3 +101,4 @@ struct ColumnArray: PostgresDynamicTypeEncodable {
         buffer.writeBuffer(&elements)
     }
 }
+#endif

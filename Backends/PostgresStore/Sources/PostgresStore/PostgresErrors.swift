@@ -1,3 +1,4 @@
+#if PostgreSQL  // the package trait that builds this module (Package.swift); without it the module is empty
 import PostgresNIO
 import StoreProtocol
 
@@ -79,3 +80,4 @@ enum PostgresErrors {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL  // the package trait that builds this module (Package.swift); without it the module is empty
 import NIOCore
 import PostgresNIO
 import StoreProtocol
@@ -94,3 +95,4 @@ extension PostgresStore: SaveNotifying {
         }
     }
 }
+#endif

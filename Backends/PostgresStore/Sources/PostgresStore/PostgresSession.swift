@@ -1,3 +1,4 @@
+#if PostgreSQL  // the package trait that builds this module (Package.swift); without it the module is empty
 import Foundation
 import Logging
 import NIOCore
@@ -191,3 +192,4 @@ struct SQLConnection {
         try query(sql, binds)
     }
 }
+#endif

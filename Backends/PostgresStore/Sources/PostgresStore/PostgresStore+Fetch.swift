@@ -1,3 +1,4 @@
+#if PostgreSQL  // the package trait that builds this module (Package.swift); without it the module is empty
 import PostgresNIO
 import StoreBuildingBlocks
 import StoreProtocol
@@ -159,3 +160,4 @@ extension PostgresStore {
         }
     }
 }
+#endif

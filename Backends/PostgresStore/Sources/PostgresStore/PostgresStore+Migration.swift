@@ -1,3 +1,4 @@
+#if PostgreSQL  // the package trait that builds this module (Package.swift); without it the module is empty
 import Foundation
 import PostgresNIO
 import StoreProtocol
@@ -209,3 +210,4 @@ extension PostgresStore {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL  // the package trait that builds this module (Package.swift); without it the module is empty
 import Foundation
 import PostgresNIO
 import StoreBuildingBlocks
@@ -315,3 +316,4 @@ extension PostgresStore {
     }
 
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL  // the package trait that builds this module (Package.swift); without it the module is empty
 import Foundation
 import PostgresNIO
 import StoreBuildingBlocks
@@ -265,3 +266,4 @@ final class NSLockedValue<Value>: @unchecked Sendable {
         set { lock.withLock { stored = newValue } }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL  // the package trait that builds this module (Package.swift); without it the module is empty
 import Foundation
 import StoreProtocol
 
@@ -49,8 +50,9 @@ public struct PostgresStoreConfiguration: DataStoreConfiguration, CustomStringCo
 
     /// For tests only (the negative control of the many-writers history test): number history
     /// transactions from a sequence without the commit-order lock, which lets a reader following
-    /// tokens miss a transaction. Never set it in an app.
-    package var unorderedHistoryNumbersForTesting = false
+    /// tokens miss a transaction. Never set it in an app. (SPI, not `package`: the tests are in a
+    /// package of their own, Backends/PostgresStore.)
+    @_spi(Testing) public var unorderedHistoryNumbersForTesting = false
 
     /// A configuration for the database `database` on `host:port`.
     public init(
@@ -142,3 +144,4 @@ extension PostgresStoreConfiguration: LocatableStoreConfiguration {
             connectTimeout: .milliseconds(Int64((timeout * 1000).rounded())))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL  // the package trait that builds this module (Package.swift); without it the module is empty
 import Foundation
 import StoreProtocol
 
@@ -93,3 +94,4 @@ enum PrimaryKeyText {
         }
     }
 }
+#endif

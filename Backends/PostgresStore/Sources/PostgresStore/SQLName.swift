@@ -1,3 +1,4 @@
+#if PostgreSQL  // the package trait that builds this module (Package.swift); without it the module is empty
 /// Quoting for SQL text: every name (namespace, table, column, channel) and every constant that
 /// is not bound goes into a statement through here, never interpolated as it is.
 ///
@@ -30,3 +31,4 @@ enum SQLName {
         !name.utf8.contains(0)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL  // the package trait that builds this module (Package.swift); without it the module is empty
 import Foundation
 import PostgresNIO
 import StoreProtocol
@@ -202,3 +203,4 @@ struct SQLQueryRenderer {
         return terms.joined(separator: ", ")
     }
 }
+#endif

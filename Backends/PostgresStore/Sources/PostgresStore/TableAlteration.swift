@@ -1,3 +1,4 @@
+#if PostgreSQL  // the package trait that builds this module (Package.swift); without it the module is empty
 import PostgresNIO
 import StoreProtocol
 
@@ -121,3 +122,4 @@ struct TableAlteration {
         return statements
     }
 }
+#endif

@@ -1,5 +1,5 @@
 import Foundation
-import PostgresStore
+@_spi(Testing) import PostgresStore
 import StoreProtocol
 
 // A second process for PostgresStore's tests (the tests start it with Foundation's Process):

@@ -1,5 +1,5 @@
 import DataStores
-@testable import PostgresStore
+@_spi(Testing) @testable import PostgresStore
 import Testing
 
 /// A model whose entity name holds what SQL text must never take as it is: quotes, double
