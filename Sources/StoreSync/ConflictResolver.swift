@@ -17,6 +17,10 @@ public struct SyncConflict: Sendable {
         case attribute(String)
         /// One side deleted the model, the other updated it.
         case deleteVersusUpdate
+        /// Two models inserted on different replicas share the values of a unique constraint (its
+        /// attribute names): the one with the smaller primary key survives, the other's values
+        /// merge into it by clock, and it is deleted. Reported, never asked of a resolver.
+        case uniqueKey([String])
     }
 
     /// The outcome a resolver picks.
@@ -65,7 +69,7 @@ public struct LastWriterWins: ConflictResolver {
 
     public func resolve(_ conflict: SyncConflict) -> SyncConflict.Resolution {
         switch conflict.kind {
-        case .attribute:
+        case .attribute, .uniqueKey:
             return .keepLatest
         case .deleteVersusUpdate:
             return deleteWins == conflict.heldIsDeletion ? .keepHeld : .takeIncoming

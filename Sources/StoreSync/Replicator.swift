@@ -1,4 +1,5 @@
 import DataStores
+import Foundation
 
 /// Replicates two containers through their history: what one side saved since the last round is
 /// applied to the other, in both directions, exactly once.
@@ -15,9 +16,16 @@ import DataStores
 /// let replicator = try Replicator(local: local, remote: server)
 /// let report = try await replicator.sync()
 /// ```
+///
+/// One replicator per local store: two replicators (in one process or two) syncing the same
+/// local store at once could each date the same save. Any number of replicas may share a remote:
+/// a push holds the remote's exclusive access (``ExclusiveAccessProviding``) from its read to its
+/// save.
 public final class Replicator: Sendable {
     /// The models a synced container's schema must hold beside the app's own.
-    public static var models: [any PersistentModel.Type] { [] }
+    public static var models: [any PersistentModel.Type] {
+        [SyncReplicaState.self, SyncAppliedOrigin.self, SyncPullPosition.self, SyncClockRecord.self]
+    }
 
     /// The app's own container.
     public let local: ModelContainer
@@ -26,49 +34,90 @@ public final class Replicator: Sendable {
     /// How conflicts resolve, what is reported, and how retries back off.
     public let configuration: SyncConfiguration
 
+    let localStore: SyncStore
+    let remoteStore: SyncStore
+    let remoteAccess: any ExclusiveAccessProviding
+    /// The synced entities' parts, by entity name.
+    let parts: [String: SyncedParts]
+    /// One round at a time per replicator.
+    private let roundLock = NSLock()
+
     /// Joins two containers.
     ///
     /// - Throws: ``SyncError`` with ``SyncError/Code/schemaMismatch`` when the two schemas differ
     ///   (entity names, attributes, versions), ``SyncError/Code/missingSyncModels`` when a side's
     ///   schema lacks ``models``, ``SyncError/Code/historyUnavailable`` when a side keeps no
-    ///   history. Nothing is read or written before these checks pass.
+    ///   history, ``SyncError/Code/unsupportedStore`` when a container has more than one store or
+    ///   the remote's store cannot give exclusive access (``ExclusiveAccessProviding``). Nothing is
+    ///   read or written before these checks pass.
+    /// - Complexity: O(*e*) in the schemas' entities; reads no store.
     public init(local: ModelContainer, remote: ModelContainer, configuration: SyncConfiguration = SyncConfiguration()) throws {
         self.local = local
         self.remote = remote
         self.configuration = configuration
-        throw SyncError(.unsupported, "not implemented yet")
+        localStore = try SyncStore(local, role: "local")
+        remoteStore = try SyncStore(remote, role: "remote")
+        guard localStore.identifier != remoteStore.identifier else {
+            throw SyncError(.unsupportedStore, "The local and remote containers open the same store (\(localStore.identifier)); "
+                + "a replicator syncs two different stores.")
+        }
+        try SchemaCheck.check(local: localStore.schema, remote: remoteStore.schema)
+        guard let access = remoteStore.store as? any ExclusiveAccessProviding else {
+            throw SyncError(.unsupportedStore,
+                "The remote store (\(type(of: remoteStore.store))) cannot give one replica at a time the right to read and then save "
+                + "(ExclusiveAccessProviding), so two replicas pushing at once could lose each other's clocks. Use a store that "
+                + "conforms (PostgresStore, JSONStore, MemoryStore).")
+        }
+        remoteAccess = access
+        let schema = localStore.schema
+        parts = Dictionary(uniqueKeysWithValues: schema.entities.filter { !SyncStateRows.entityNames.contains($0.name) }
+            .map { ($0.name, SyncedParts($0, in: schema)) })
     }
 
-    /// One round: pull what the remote saved since this replica's last pull, then push what the
-    /// local side saved since its last push.
+    /// One round: date the local side's new saves, pull what the remote saved since this
+    /// replica's last pull, then push what the local side saved since its last push.
     ///
     /// - Returns: what moved and what was resolved.
     /// - Throws: ``SyncError``, or the store's own error when a save or fetch fails; what was
     ///   saved before the failure stays saved and is not repeated by the next round.
+    /// - Complexity: per transaction moved, one fetch by primary key per model it changed on each
+    ///   side and one save; an expired position reads every synced row of the side (see
+    ///   ``SyncReport/resynced``).
     @discardableResult
     public func sync() async throws -> SyncReport {
-        throw SyncError(.unsupported, "not implemented yet")
+        try round { round in
+            try round.stampLocal()
+            try round.pull()
+            try round.push()
+        }
     }
 
-    /// Applies the remote's changes since this replica's last pull to the local side.
+    /// Dates the local side's new saves, then applies the remote's changes since this replica's
+    /// last pull to the local side.
+    /// - Throws: as ``sync()``.
     @discardableResult
     public func pull() async throws -> SyncReport {
-        throw SyncError(.unsupported, "not implemented yet")
+        try round { round in
+            try round.stampLocal()
+            try round.pull()
+        }
     }
 
-    /// Applies the local side's changes since its last push to the remote.
+    /// Dates the local side's new saves, then applies them to the remote.
+    /// - Throws: as ``sync()``.
     @discardableResult
     public func push() async throws -> SyncReport {
-        throw SyncError(.unsupported, "not implemented yet")
+        try round { round in
+            try round.stampLocal()
+            try round.push()
+        }
     }
 
-    /// Syncs after every local save and every remote save until the task is cancelled, retrying
-    /// with back-off (``SyncConfiguration/minimumRetryDelay`` doubling to
-    /// ``SyncConfiguration/maximumRetryDelay``) after an error that a retry can cure.
-    ///
-    /// - Returns: one report per round; the stream ends with an error that a retry cannot cure
-    ///   (a schema mismatch), or when the task that iterates it is cancelled.
-    public func run() -> AsyncThrowingStream<SyncReport, any Error> {
-        AsyncThrowingStream { $0.finish(throwing: SyncError(.unsupported, "not implemented yet")) }
+    private func round(_ body: (inout SyncRound) throws -> Void) throws -> SyncReport {
+        try roundLock.withLock {
+            var round = SyncRound(replicator: self)
+            try body(&round)
+            return round.report
+        }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a ``Replicator`` resolves conflicts, reports its work and retries.
 public struct SyncConfiguration: Sendable {
     /// Decides each conflict; the default is ``LastWriterWins``.
@@ -12,6 +14,9 @@ public struct SyncConfiguration: Sendable {
     public var minimumRetryDelay: Duration
     /// The longest wait between retries in ``Replicator/run()``.
     public var maximumRetryDelay: Duration
+    /// The wall clock the replica's hybrid logical clock reads, in milliseconds since 1970: tests
+    /// replace it to date edits at will.
+    var wallClock: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
     /// A configuration with last-writer-wins resolution, batches of 100 transactions and retries
     /// from 100 ms up to 30 s.

@@ -19,6 +19,9 @@ public struct SyncError: CodedError {
         public static let unsupportedStore = Code(rawValue: "unsupportedStore")
         /// A history position saved by an earlier round no longer exists on its side.
         public static let historyTokenExpired = Code(rawValue: "historyTokenExpired")
+        /// A sync model's row (clocks, positions) does not decode: written by another version of
+        /// the replicator, or damaged.
+        public static let corruptSyncState = Code(rawValue: "corruptSyncState")
         /// A feature this build does not provide.
         public static let unsupported = Code(rawValue: "unsupported")
     }

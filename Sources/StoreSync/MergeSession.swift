@@ -1,0 +1,250 @@
+import DataStores
+
+/// Merges incoming models into one destination store, collecting the one save that applies them
+/// with their clock records; keeps to-many relationships that follow a to-one inverse in step
+/// with it (as a `ModelContext` does); merges two models that collide on a unique constraint.
+struct MergeSession {
+    let destination: SyncStore
+    let parts: [String: SyncedParts]
+    let resolver: any ConflictResolver
+    /// Dates the held side's changes that no round dated yet (`nil`: leave them undated).
+    let heldFresh: (() -> HybridLogicalTimestamp)?
+    var save = SyncSave()
+    var resolutions: [SyncResolution] = []
+    /// Models whose data the save changes.
+    var appliedChanges = 0
+    /// The clocks received, for the destination replica's clock.
+    var received: [ModelClocks] = []
+    /// Whether the save merged two models on a unique constraint (its origin must see it too).
+    var mergedUniqueKeys = false
+    /// Per entity with unique constraints, per constraint: the (canonical) values -> the model that
+    /// holds them here, as the save leaves them. Read once per entity per session.
+    private var uniqueOwners: [String: [[[SnapshotValue]: PersistentIdentifier]]] = [:]
+
+    init(destination: SyncStore, parts: [String: SyncedParts], resolver: any ConflictResolver,
+         heldFresh: (() -> HybridLogicalTimestamp)?) {
+        self.destination = destination
+        self.parts = parts
+        self.resolver = resolver
+        self.heldFresh = heldFresh
+    }
+
+    /// Merges one incoming model into the save.
+    mutating func apply(_ incoming: DatedModel, id: PersistentIdentifier) throws {
+        guard let parts = parts[id.entityName] else { return }
+        let heldRow = try save.isDeleting(id) ? nil : save.pendingRow(id) ?? destination.row(id)
+        let record = try clocks(of: id)
+        received.append(incoming.clocks)
+        // A model merged into another on a unique key: its later changes go to the survivor.
+        if let survivor = try survivor(named: record?.mergedInto, of: id), incoming.values != nil {
+            try apply(redirected(incoming, to: survivor), id: survivor)
+            return
+        }
+        let held = ModelDating.date(heldRow, record: record, parts: parts, fresh: heldFresh)
+        if incoming.values == nil, let survivor = try survivor(named: incoming.clocks.mergedInto, of: id), let held, let heldRow {
+            // Deleted by a unique-key merge elsewhere: what is held of it joins the survivor first.
+            remove(id, parts: parts, row: heldRow, clocks: incoming.clocks)
+            try apply(redirected(DatedModel(values: heldRow, clocks: held.clocks), to: survivor), id: survivor)
+            return
+        }
+        let outcome = Merge.merge(held: held.map { DatedModel(values: heldRow, clocks: $0.clocks) }, incoming: incoming,
+                                  id: id, parts: parts, resolver: resolver)
+        let after = resultingRow(outcome, heldRow: heldRow)
+        if let after, case let owners = try collisions(of: id, values: after, parts: parts), let other = owners.first {
+            try mergeOnUniqueKey(id, values: after, clocks: outcome.clocks, heldRow: heldRow, with: other.owner,
+                                 constraint: other.constraint, parts: parts)
+            return
+        }
+        try write(outcome, id: id, parts: parts, heldRow: heldRow, record: record)
+    }
+
+    /// The clocks held for a model: as this save leaves them, or as stored.
+    private func clocks(of id: PersistentIdentifier) throws -> ModelClocks? {
+        if case .string(let text)? = save.pendingRow(SyncStateRows.clockRecordID(id))?["clocks"] { return try ModelClocks.decoded(text) }
+        return try SyncStateRows.clocks(of: id, in: destination)
+    }
+
+    /// Writes a merge's outcome into the save.
+    private mutating func write(_ outcome: MergeOutcome, id: PersistentIdentifier, parts: SyncedParts,
+                                 heldRow: [String: SnapshotValue]?, record: ModelClocks?) throws {
+        switch outcome.action {
+        case .none:
+            break
+        case .insert(let values):
+            save.insert(id, values)
+            keepInStep(parts, id: id, before: heldRow, after: values)
+        case .update(let values):
+            let stored = heldRow ?? [:]
+            save.update(id, stored: stored, set: values)
+            keepInStep(parts, id: id, before: stored, after: stored.merging(values) { $1 })
+        case .delete:
+            save.delete(id)
+            keepInStep(parts, id: id, before: heldRow, after: nil)
+        }
+        for (name, change) in outcome.memberChanges.sorted(by: { $0.key < $1.key }) {
+            save.changeMembers(id, stored: heldRow ?? [:], relationship: name, change)
+        }
+        if outcome.action != .none || !outcome.memberChanges.isEmpty { appliedChanges += 1 }
+        if outcome.clocks != record { try SyncStateRows.write(outcome.clocks, of: id, into: &save) }
+        report(outcome.resolutions)
+    }
+
+    private mutating func report(_ decided: [(conflict: SyncConflict, resolution: SyncConflict.Resolution, incomingWon: Bool)]) {
+        resolutions += decided.map {
+            SyncResolution(conflict: $0.conflict, resolution: $0.resolution, incomingWon: $0.incomingWon,
+                           storeIdentifier: destination.identifier)
+        }
+    }
+
+    /// The row a merge leaves, `nil` when it leaves none.
+    private func resultingRow(_ outcome: MergeOutcome, heldRow: [String: SnapshotValue]?) -> [String: SnapshotValue]? {
+        var row: [String: SnapshotValue]?
+        switch outcome.action {
+        case .none: row = heldRow
+        case .insert(let values): row = values
+        case .update(let values): row = (heldRow ?? [:]).merging(values) { $1 }
+        case .delete: row = nil
+        }
+        guard var row else { return nil }
+        for (name, change) in outcome.memberChanges { row[name] = change.apply(to: row[name]) }
+        return row
+    }
+
+    // MARK: Unique keys
+
+    /// Merges `id` (whose row would be `values`, dated `clocks`) with `other`, which holds the same
+    /// values of a unique constraint here: the smaller primary key survives with the values of
+    /// both merged by clock; the other is deleted, its record naming the survivor.
+    private mutating func mergeOnUniqueKey(_ id: PersistentIdentifier, values: [String: SnapshotValue], clocks: ModelClocks,
+                                           heldRow: [String: SnapshotValue]?, with other: PersistentIdentifier,
+                                           constraint: [String], parts: SyncedParts) throws {
+        let otherRow = try save.pendingRow(other) ?? destination.row(other)
+        let otherRecord = try self.clocks(of: other)
+        guard let otherRow, let otherDated = ModelDating.date(otherRow, record: otherRecord, parts: parts, fresh: heldFresh) else { return }
+        let incoming = DatedModel(values: values, clocks: clocks)
+        let held = DatedModel(values: otherRow, clocks: otherDated.clocks)
+        let incomingSurvives = Self.sortKey(id) < Self.sortKey(other)
+        let (survivor, survivorModel, loser, loserModel, loserRow) = incomingSurvives
+            ? (id, incoming, other, held, Optional(otherRow)) : (other, held, id, incoming, heldRow)
+        mergedUniqueKeys = true
+        // The loser goes first, so that the survivor's values no longer collide with it.
+        // Dated as the loser's latest part: it deletes the loser as it was, and later changes of
+        // it are redirected to the survivor rather than lost to the deletion.
+        let earliest = HybridLogicalTimestamp(milliseconds: 0, counter: 0, replica: "")
+        let deletedAt = max(loserModel.clocks.latest ?? earliest, loserModel.clocks.deleted ?? earliest)
+        var tombstone = loserModel.clocks
+        tombstone.deleted = deletedAt
+        tombstone.mergedInto = ValueDigest.canonicalJSON(survivor.primaryKey)
+        if let loserRow { remove(loser, parts: parts, row: loserRow, clocks: tombstone) } else {
+            try SyncStateRows.write(tombstone, of: loser, into: &save)
+        }
+        // The survivor as held here (or as it arrives), with the loser's values merged in by clock.
+        let survivorHeldRow = incomingSurvives ? heldRow : otherRow
+        var merged = Merge.merge(held: survivorModel, incoming: redirected(loserModel, to: survivor), id: survivor, parts: parts,
+                                 resolver: LastWriterWins())
+        merged.resolutions = []
+        var final = resultingRow(merged, heldRow: survivorModel.values) ?? [:]
+        final["id"] = survivor.primaryKey
+        let survivorRecord = incomingSurvives ? nil : otherRecord
+        if let survivorHeldRow {
+            let changed = final.filter { (survivorHeldRow[$0.key] ?? .null) != $0.value }
+            save.update(survivor, stored: survivorHeldRow, set: changed)
+            keepInStep(parts, id: survivor, before: survivorHeldRow, after: final)
+        } else {
+            save.insert(survivor, final)
+            keepInStep(parts, id: survivor, before: nil, after: final)
+        }
+        if merged.clocks != survivorRecord { try SyncStateRows.write(merged.clocks, of: survivor, into: &save) }
+        appliedChanges += 1
+        let conflict = SyncConflict(identifier: survivor, kind: .uniqueKey(constraint), heldValue: nil,
+                                    heldClock: held.clocks.latest ?? deletedAt, incomingValue: nil,
+                                    incomingClock: clocks.latest ?? deletedAt)
+        report([(conflict, .keepLatest, incomingSurvives)])
+    }
+
+    /// Deletes a held row (the loser of a unique-key merge, or a model merged away elsewhere)
+    /// and records its tombstone.
+    private mutating func remove(_ id: PersistentIdentifier, parts: SyncedParts, row: [String: SnapshotValue], clocks: ModelClocks) {
+        save.delete(id)
+        keepInStep(parts, id: id, before: row, after: nil)
+        // Writing a record cannot fail but for encoding, which a tombstone always passes.
+        try? SyncStateRows.write(clocks, of: id, into: &save)
+        appliedChanges += 1
+    }
+
+    /// The models other than `id` that hold the values `values` gives a unique constraint.
+    private mutating func collisions(of id: PersistentIdentifier, values: [String: SnapshotValue],
+                                     parts: SyncedParts) throws -> [(owner: PersistentIdentifier, constraint: [String])] {
+        let entity = parts.entity
+        guard !entity.uniqueConstraints.isEmpty else { return [] }
+        if uniqueOwners[entity.name] == nil {
+            var owners = Array(repeating: [[SnapshotValue]: PersistentIdentifier](), count: entity.uniqueConstraints.count)
+            for (owner, row) in try destination.rows(of: entity.name) {
+                for constraint in owners.indices {
+                    if let key = entity.uniqueKey(constraint, in: row) { owners[constraint][key.map(\.canonical)] = owner }
+                }
+            }
+            uniqueOwners[entity.name] = owners
+        }
+        var found: [(PersistentIdentifier, [String])] = []
+        for constraint in entity.uniqueConstraints.indices {
+            guard let key = entity.uniqueKey(constraint, in: values),
+                  let owner = uniqueOwners[entity.name]?[constraint][key.map(\.canonical)], owner != id,
+                  !save.isDeleting(owner), let ownerRow = try save.pendingRow(owner) ?? destination.row(owner),
+                  entity.uniqueKey(constraint, in: ownerRow)?.map(\.canonical) == key.map(\.canonical) else { continue }
+            found.append((owner, entity.uniqueConstraints[constraint]))
+        }
+        return found
+    }
+
+    /// Keeps the unique-key owners in step with a row the save changes.
+    private mutating func trackUniqueOwners(_ id: PersistentIdentifier, entity: Schema.Entity, after: [String: SnapshotValue]?) {
+        guard var owners = uniqueOwners[entity.name] else { return }
+        for constraint in owners.indices {
+            if let key = after.flatMap({ entity.uniqueKey(constraint, in: $0) }) { owners[constraint][key.map(\.canonical)] = id }
+        }
+        uniqueOwners[entity.name] = owners
+    }
+
+    /// The order of survival: the smaller primary key (canonical JSON) survives.
+    static func sortKey(_ id: PersistentIdentifier) -> String { ValueDigest.canonicalJSON(id.primaryKey) }
+
+    private func survivor(named key: String?, of id: PersistentIdentifier) throws -> PersistentIdentifier? {
+        guard let key else { return nil }
+        let survivor = PersistentIdentifier(entityName: id.entityName, primaryKey: try ValueDigest.value(fromCanonicalJSON: key))
+        return survivor == id ? nil : survivor
+    }
+
+    /// A model's values and clocks as if they were `survivor`'s.
+    private func redirected(_ model: DatedModel, to survivor: PersistentIdentifier) -> DatedModel {
+        var model = model
+        model.values?["id"] = survivor.primaryKey
+        model.clocks.mergedInto = nil
+        model.clocks.deleted = nil
+        return model
+    }
+
+    // MARK: Inverses
+
+    /// For each to-one relationship of `id` whose inverse is a to-many that follows it: removes
+    /// `id` from the members of the model it named before and adds it to the one it names after.
+    /// A model not held here (not arrived yet) is skipped: it arrives with its members in step.
+    private mutating func keepInStep(_ parts: SyncedParts, id: PersistentIdentifier,
+                                     before: [String: SnapshotValue]?, after: [String: SnapshotValue]?) {
+        trackUniqueOwners(id, entity: parts.entity, after: after)
+        for (name, leader) in parts.leaders.sorted(by: { $0.key < $1.key }) {
+            let old = before?[name] ?? .null, new = after?[name] ?? .null
+            guard old != new else { continue }
+            if old != .null { changeFollower(PersistentIdentifier(entityName: leader.destination, primaryKey: old), leader.inverse,
+                                             ToManyChange(removed: [id.primaryKey])) }
+            if new != .null { changeFollower(PersistentIdentifier(entityName: leader.destination, primaryKey: new), leader.inverse,
+                                             ToManyChange(added: [id.primaryKey])) }
+        }
+    }
+
+    private mutating func changeFollower(_ owner: PersistentIdentifier, _ relationship: String, _ change: ToManyChange) {
+        // A failed read leaves the follower as it is; the save's own reads report store failures.
+        guard let stored = save.pendingRow(owner) ?? (try? destination.row(owner)) ?? nil else { return }
+        save.changeMembers(owner, stored: stored, relationship: relationship, change)
+    }
+}

@@ -1,0 +1,71 @@
+import DataStores
+
+/// Dates a row as it is now against the clocks a replica recorded for it: what stamping does to
+/// the local side's own saves, and how a replicator reads either side before a merge.
+enum ModelDating {
+    /// The clocks of `row` (`nil`: no row) given its `record`: the record's clock for each value
+    /// whose digest still matches and each member it lists; for each value or member changed
+    /// since, a clock from `fresh` (one reading per model), or, when `fresh` is `nil`, nothing
+    /// (the change is left out: it is not dated yet). A row without a live record is a new life
+    /// of the model (an insert, or a re-insert after a deletion); a live record without a row is
+    /// a deletion.
+    ///
+    /// - Returns: the clocks and whether they differ from `record`; `nil` when there is nothing
+    ///   to date (no row, no record; or an undated change and no `fresh`).
+    static func date(_ row: [String: SnapshotValue]?, record: ModelClocks?, parts: SyncedParts,
+                     fresh: (() -> HybridLogicalTimestamp)?) -> (clocks: ModelClocks, changed: Bool)? {
+        var reading: HybridLogicalTimestamp?
+        func now() -> HybridLogicalTimestamp? {
+            if reading == nil { reading = fresh?() }
+            return reading
+        }
+        guard let row else {
+            guard var clocks = record else { return nil }
+            if clocks.deleted != nil { return (clocks, false) }
+            guard let deleted = now() else { return nil }
+            clocks.deleted = deleted
+            return (clocks, true)
+        }
+        guard var clocks = record, clocks.deleted == nil else {
+            // A new life: every value and member dated by the insert.
+            guard let born = now() else { return nil }
+            var clocks = ModelClocks(incarnation: born)
+            clocks.mergedInto = nil
+            for name in parts.valueNames {
+                clocks.values[name] = ValueClock(clock: born, digest: ValueDigest.of(row[name]), base: record?.values[name]?.clock)
+            }
+            for name in parts.memberNames {
+                var members: [String: MemberClock] = [:]
+                for member in Self.members(row[name]) { members[ValueDigest.canonicalJSON(member)] = MemberClock(clock: born, present: true) }
+                clocks.members[name] = members
+            }
+            return (clocks, true)
+        }
+        var changed = false
+        for name in parts.valueNames {
+            let digest = ValueDigest.of(row[name])
+            let held = clocks.values[name]
+            guard held?.digest != digest else { continue }
+            guard let clock = now() else { clocks.values[name] = nil; continue }   // undated: left out
+            clocks.values[name] = ValueClock(clock: clock, digest: digest, base: held?.clock)
+            changed = true
+        }
+        for name in parts.memberNames {
+            let current = Set(Self.members(row[name]).map(ValueDigest.canonicalJSON))
+            var members = clocks.members[name] ?? [:]
+            let recorded = Set(members.filter { $0.value.present }.keys)
+            for key in current.symmetricDifference(recorded).sorted() {
+                guard let clock = now() else { members[key] = nil; continue }
+                members[key] = MemberClock(clock: clock, present: current.contains(key))
+                changed = true
+            }
+            clocks.members[name] = members
+        }
+        return (clocks, changed)
+    }
+
+    /// The members a to-many value holds.
+    static func members(_ value: SnapshotValue?) -> [SnapshotValue] {
+        if case .array(let members)? = value { members } else { [] }
+    }
+}

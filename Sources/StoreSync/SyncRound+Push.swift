@@ -1,0 +1,81 @@
+import DataStores
+import Foundation
+
+extension SyncRound {
+    /// Applies the local side's dated transactions after this replica's push position (read from
+    /// the remote) to the remote, under the remote's exclusive access: one remote save per local
+    /// transaction holding its data as the local rows are now, the remote clock records and this
+    /// replica's applied transaction. Replicator saves are skipped (no echo). A local history that
+    /// no longer reaches back to the position is replaced by a push of every dated local model
+    /// (``pushResync()``).
+    mutating func push() throws {
+        guard let state else { return }
+        let access = replicator.remoteAccess
+        while true {
+            enter(.pushRead)
+            let more = try access.withExclusiveAccess { () throws -> Bool in
+                let position = try SyncStateRows.appliedOrigin(state.replicaID, in: remote)
+                guard position < state.stampedThrough else { return false }
+                let transactions: [DefaultHistoryTransaction]
+                do {
+                    transactions = try local.transactions(after: position, limit: max(1, configuration.batchSize))
+                        .filter { $0.transactionIdentifier <= state.stampedThrough }
+                } catch where Self.isExpired(error) {
+                    try pushResync(state)
+                    return false
+                }
+                guard !transactions.isEmpty else { return false }
+                var skippedThrough: Int64?
+                for transaction in transactions {
+                    guard !Self.isReplicatorAuthored(transaction) else {
+                        report.skippedTransactions += 1
+                        skippedThrough = transaction.transactionIdentifier
+                        continue
+                    }
+                    skippedThrough = nil
+                    enter(.pushSave)
+                    var session = remoteSession()
+                    try send(changedModels(transaction), from: local, fresh: nil, into: &session)
+                    SyncStateRows.writeAppliedOrigin(state.replicaID, transaction.transactionIdentifier, into: &session.save)
+                    let marker = session.mergedUniqueKeys ? "/" + Self.mergedMarker : ""
+                    try remote.save(session.save,
+                                    author: "\(Self.authorPrefix)/\(state.replicaID)/\(transaction.transactionIdentifier)\(marker)")
+                    report.pushedTransactions += 1
+                    report.appliedChanges += session.appliedChanges
+                    reportResolutions(session.resolutions)
+                }
+                if let skippedThrough {
+                    var save = SyncSave()
+                    SyncStateRows.writeAppliedOrigin(state.replicaID, skippedThrough, into: &save)
+                    try remote.save(save, author: Self.authorPrefix + "/position")
+                }
+                return true
+            }
+            guard more else { return }
+        }
+    }
+
+    /// The local history no longer reaches back to this replica's push position: every dated
+    /// local model (rows and clock records) is merged into the remote, in one save with the push
+    /// position at the stamp position. The merge keeps what the remote holds later.
+    /// Call it under the remote's exclusive access.
+    mutating func pushResync(_ state: SyncStateRows.ReplicaState) throws {
+        let ids = try allSyncedModels(in: local)
+        enter(.pushSave)
+        var session = remoteSession()
+        try send(ids, from: local, fresh: nil, into: &session)
+        SyncStateRows.writeAppliedOrigin(state.replicaID, state.stampedThrough, into: &session.save)
+        let marker = session.mergedUniqueKeys ? "/" + Self.mergedMarker : ""
+        try remote.save(session.save, author: "\(Self.authorPrefix)/\(state.replicaID)/\(state.stampedThrough)\(marker)")
+        report.resynced = true
+        report.appliedChanges += session.appliedChanges
+        reportResolutions(session.resolutions)
+    }
+
+    /// A merge session into the remote. A remote value that no clock dates (an app wrote it there
+    /// directly) is dated earliest: a replica's dated change wins over it.
+    private func remoteSession() -> MergeSession {
+        let undated = HybridLogicalTimestamp(milliseconds: 0, counter: 0, replica: remote.identifier)
+        return session(into: remote, heldFresh: { undated })
+    }
+}

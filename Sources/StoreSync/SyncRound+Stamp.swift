@@ -1,0 +1,72 @@
+import DataStores
+import Foundation
+
+extension SyncRound {
+    /// Dates the local side's own saves since the stamp position: each value or member changed
+    /// since its clock record gets a new clock, in one save with the new stamp position. A local
+    /// history that no longer reaches back to the position is compared row by row instead
+    /// (``SyncReport/resynced``).
+    mutating func stampLocal() throws {
+        enter(.stampLocal)
+        let existing = try SyncStateRows.replicaState(in: local)
+        var state = existing ?? SyncStateRows.ReplicaState(replicaID: UUID().uuidString, clockMilliseconds: 0, clockCounter: 0,
+                                                          stampedThrough: 0)
+        var clock = HybridLogicalClock(replica: state.replicaID, milliseconds: state.clockMilliseconds, counter: state.clockCounter,
+                                      wallClock: configuration.wallClock)
+        var save = SyncSave()
+        var models: [PersistentIdentifier] = []
+        var appTransactions = 0, replicatorTransactions = 0
+        var through = state.stampedThrough
+        do {
+            while true {
+                let transactions = try local.transactions(after: through, limit: max(1, configuration.batchSize) * 10)
+                guard let last = transactions.last else { break }
+                var seen = Set(models)
+                for transaction in transactions {
+                    if Self.isReplicatorAuthored(transaction) { replicatorTransactions += 1; continue }
+                    appTransactions += 1
+                    for id in changedModels(transaction) where seen.insert(id).inserted { models.append(id) }
+                }
+                through = last.transactionIdentifier
+            }
+        } catch where Self.isExpired(error) {
+            // Every synced row against its record: what changed since is a local edit.
+            through = try local.currentTransaction()
+            models = try allSyncedModels(in: local)
+            appTransactions += 1
+            report.resynced = true
+        }
+        for id in models {
+            guard let parts = replicator.parts[id.entityName] else { continue }
+            let row = try local.row(id)
+            let record = try SyncStateRows.clocks(of: id, in: local)
+            guard let (clocks, changed) = ModelDating.date(row, record: record, parts: parts, fresh: { clock.tick() }), changed else { continue }
+            try SyncStateRows.write(clocks, of: id, into: &save)
+        }
+        // Only replicator saves since the position: moving it over them is worth a save only now
+        // and then (they are skipped again, cheaply, until then).
+        let movesEnough = appTransactions > 0 || replicatorTransactions >= max(1, configuration.batchSize)
+        state.stampedThrough = movesEnough ? through : state.stampedThrough
+        self.state = state
+        self.clock = clock
+        guard existing == nil || !save.isEmpty || movesEnough else { return }
+        if let current = currentState() { SyncStateRows.write(current, into: &save) }
+        try local.save(save, author: Self.authorPrefix + "/stamp")
+    }
+
+    /// Every model of `store` that is synced: its rows and its clock records (deleted models).
+    func allSyncedModels(in store: SyncStore) throws -> [PersistentIdentifier] {
+        var ids: [PersistentIdentifier] = []
+        var seen = Set<PersistentIdentifier>()
+        for name in replicator.parts.keys.sorted() {
+            for id in try store.rows(of: name).keys.sorted(by: { $0.description < $1.description }) where seen.insert(id).inserted {
+                ids.append(id)
+            }
+        }
+        for id in try SyncStateRows.allClocks(in: store).keys.sorted(by: { $0.description < $1.description })
+        where replicator.parts[id.entityName] != nil && seen.insert(id).inserted {
+            ids.append(id)
+        }
+        return ids
+    }
+}
