@@ -62,7 +62,7 @@ import Testing
 
     @Test func aContainerOfTwoStoresIsRefused() throws {
         let notes = Schema([SyncNote.self, SyncFolder.self, SyncTag.self] + Replicator.models)
-        let accounts = Schema([SyncAccount.self])
+        let accounts = Schema([SyncAccount.self, SyncBadge.self])
         let local = try ModelContainer(for: SyncWorld.schema, configurations: [
             MemoryStoreConfiguration(name: UUID().uuidString, schema: notes),
             MemoryStoreConfiguration(name: UUID().uuidString, schema: accounts)])

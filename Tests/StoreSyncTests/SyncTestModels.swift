@@ -42,6 +42,16 @@ import StoreTestSupport
     }
 }
 
+/// A model whose `id` the app chooses: it can be inserted again after a deletion.
+@Model final class SyncBadge {
+    var id: UUID
+    var caption: String
+    init(id: UUID, caption: String) {
+        self.id = id
+        self.caption = caption
+    }
+}
+
 enum SyncBackend: String, CaseIterable, Sendable, CustomStringConvertible {
     case memory, json
     var description: String { rawValue }
@@ -49,7 +59,7 @@ enum SyncBackend: String, CaseIterable, Sendable, CustomStringConvertible {
 
 /// A remote store and replicas of it, on one backend.
 final class SyncWorld {
-    static var appModels: [any PersistentModel.Type] { [SyncNote.self, SyncFolder.self, SyncTag.self, SyncAccount.self] }
+    static var appModels: [any PersistentModel.Type] { [SyncNote.self, SyncFolder.self, SyncTag.self, SyncAccount.self, SyncBadge.self] }
     static let schema = Schema(appModels + Replicator.models)
 
     let backend: SyncBackend

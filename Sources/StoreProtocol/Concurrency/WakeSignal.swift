@@ -1,11 +1,13 @@
 /// A one-slot signal between threads and one async waiter: ``signal()`` wakes the waiter, or, when
 /// none waits, the next ``wait(upTo:)`` returns at once. Signals that arrive while one is pending
 /// are one signal.
-final class WakeSignal: Sendable {
+package final class WakeSignal: Sendable {
     private let state = Locked<(pending: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
 
+    package init() {}
+
     /// Wakes the waiter, or the next wait. Callable from any thread.
-    func signal() {
+    package func signal() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard let waiter = state.waiter else {
                 state.pending = true
@@ -18,7 +20,7 @@ final class WakeSignal: Sendable {
     }
 
     /// Returns after a signal, after `limit`, or when the task is cancelled, whichever is first.
-    func wait(upTo limit: Duration) async {
+    package func wait(upTo limit: Duration) async {
         let timer = Task { [self] in
             try? await Task.sleep(for: limit)
             if !Task.isCancelled { signal() }
