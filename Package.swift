@@ -180,7 +180,7 @@ let package = Package(
 
         // The example: the talk's unread-trips feature on the command line.
         .executableTarget(
-            name: "trips", dependencies: ["DataStores", "StoreProtocol", "StoreFiles", "JSONStore", "LogStore", "MemoryStore"],
+            name: "trips", dependencies: ["DataStores", "StoreProtocol", "StoreFiles", "JSONStore", "LogStore", "MemoryStore", "StoreSync"],
             swiftSettings: swiftSettings),
 
         // A child process for tests that need a second process (crash and multi-process tests).

@@ -1,4 +1,5 @@
 import DataStores
+import StoreSync
 
 /// The models as the first release stored them, kept so that its stores open: the migration plan
 /// needs to know what it migrates from. (The activity log is not versioned: `Activity` has not
@@ -79,8 +80,18 @@ enum TripsSchemaV2: VersionedSchema {
     static var models: [any PersistentModel.Type] { [Trip.self, BucketListItem.self, LivingAccommodation.self] }
 }
 
-/// From the first release to the second.
+/// The third release: the store also holds the replicator's models (`trips sync`), which keep its
+/// replica identity, positions and per-attribute clocks. New entities only: a lightweight change.
+enum TripsSchemaV3: VersionedSchema {
+    static let versionIdentifier = Schema.Version(3, 0, 0)
+    static var models: [any PersistentModel.Type] { TripsSchemaV2.models + Replicator.models }
+}
+
+/// From the first release to the second, and to the third.
 enum TripsMigrationPlan: SchemaMigrationPlan {
-    static var schemas: [any VersionedSchema.Type] { [TripsSchemaV1.self, TripsSchemaV2.self] }
-    static var stages: [MigrationStage] { [.lightweight(fromVersion: TripsSchemaV1.self, toVersion: TripsSchemaV2.self)] }
+    static var schemas: [any VersionedSchema.Type] { [TripsSchemaV1.self, TripsSchemaV2.self, TripsSchemaV3.self] }
+    static var stages: [MigrationStage] {
+        [.lightweight(fromVersion: TripsSchemaV1.self, toVersion: TripsSchemaV2.self),
+         .lightweight(fromVersion: TripsSchemaV2.self, toVersion: TripsSchemaV3.self)]
+    }
 }

@@ -4,6 +4,7 @@ import LogStore
 import MemoryStore
 import StoreProtocol
 import StoreFiles
+import StoreSync
 
 /// The talk's SampleTrips feature: the widget changes trips, the app finds the ones with unread
 /// changes through history after its saved token.
@@ -23,6 +24,8 @@ struct TripsApp {
       watch                                  new transactions as they happen, until interrupted
       prune --all | --before DATE | --consumed   delete history (--consumed: what every reader has read)
       demo                                   one round: sample trips, the widget confirms, the app reads
+      sync --remote LOCATION                 push this store's changes to a shared store and pull the others' (json: stores);
+                                             the unread trips include what the pull brought
     LOCATION (or TRIPS_STORE): \(StoreSchemes.locationsHelp)
     """
 
@@ -51,14 +54,19 @@ struct TripsApp {
             // Trips in the JSON store; the activity log in a log store beside it. One history
             // token covers both.
             var trips = try registry.configuration(for: location)
-            // Trip's schema brings in its related types, BucketListItem and LivingAccommodation.
-            trips.schema = Schema(versionedSchema: TripsSchemaV2.self)
+            // Trip's schema brings in its related types, BucketListItem and LivingAccommodation;
+            // the replicator's models come with the third release.
+            trips.schema = Schema(versionedSchema: TripsSchemaV3.self)
             let activity = LogStoreConfiguration(
                 directory: URL(filePath: try parsed.requirePath("path") + ".activity"), schema: Schema(Activity.self),
                 timestamps: [LogTimestamp(\Activity.timestamp)])
-            // A store of the first release is migrated as it opens (TripsMigrationPlan).
-            container = try ModelContainer(for: Schema(Trip.self, Activity.self), migrationPlan: TripsMigrationPlan.self,
-                                           configurations: [trips, activity])
+            // A store of an earlier release is migrated as it opens (TripsMigrationPlan). A
+            // replicator syncs a container of one store: `sync` opens the trips store alone (the
+            // activity log stays on this machine).
+            container = arguments.command == "sync"
+                ? try ModelContainer(for: Schema(versionedSchema: TripsSchemaV3.self), migrationPlan: TripsMigrationPlan.self, configurations: [trips])
+                : try ModelContainer(for: Schema([Trip.self, Activity.self] + Replicator.models), migrationPlan: TripsMigrationPlan.self,
+                                     configurations: [trips, activity])
         } else {
             container = try ModelContainer(for: Trip.self, Activity.self, location: location, registry: registry)
         }
@@ -80,6 +88,7 @@ struct TripsApp {
         case "watch": try await watch()
         case "prune": try prune()
         case "demo": try demo()
+        case "sync": try await sync()
         case nil: throw UsageError("give a command")
         case let other?: throw UsageError("unknown command '\(other)'")
         }
@@ -298,7 +307,7 @@ struct TripsApp {
         let context = ModelContext(container)
         var trips: [String] = []
         var changes: [String: [String]] = [:]
-        for transaction in transactions where transaction.author == author {
+        for transaction in transactions where transaction.author == author || Self.arrivedThroughSync(transaction) {
             for change in transaction.changes {
                 for (trip, what) in try describeForBadge(change, context: context) {
                     if changes[trip] == nil { trips.append(trip) }
@@ -309,6 +318,13 @@ struct TripsApp {
         try save(transactions.last?.token ?? token ?? container.currentHistoryToken())
         output.table(["Trip", "Change"], trips.map { [$0, Self.summarize(changes[$0, default: []]).joined(separator: ", ")] },
                      empty: "No unread changes.")
+    }
+
+    /// Whether `trips sync` saved a transaction: the replicator authors its saves "StoreSync/…"
+    /// (what a pull brought: "StoreSync/<origin>/<number>"; its own dating and positions change
+    /// only its models, which badge nothing). Changes made elsewhere need a badge whoever made them.
+    static func arrivedThroughSync(_ transaction: DefaultHistoryTransaction) -> Bool {
+        transaction.author?.hasPrefix("StoreSync/") == true
     }
 
     /// A relationship change shows on both sides: confirming a new accommodation is its insert
@@ -445,6 +461,30 @@ struct TripsApp {
         } else {
             throw UsageError("prune needs --all, --before DATE or --consumed")
         }
+    }
+
+    // MARK: Sync
+
+    /// One round of the replicator between this store and a shared one (`--remote`, any scheme;
+    /// `postgres://…` in the PostgreSQL build): pulls what other replicas pushed, pushes what
+    /// was saved here since the last round, and prints the round's counts.
+    func sync() async throws {
+        let remoteLocation = try arguments.required("remote")
+        guard container.stores.count == 1, container.stores.first is JSONStore else {
+            throw UsageError("sync replicates a json: store (the trips file; its activity log stays local): give --store json:PATH")
+        }
+        let schema = Schema(versionedSchema: TripsSchemaV3.self)
+        var remoteConfiguration = try StoreSchemes.registry().configuration(for: remoteLocation)
+        remoteConfiguration.schema = schema
+        let remote = try ModelContainer(for: schema, migrationPlan: TripsMigrationPlan.self, configurations: [remoteConfiguration])
+        let report = try await Replicator(local: container, remote: remote).sync()
+        let counts: [String: Any] = [
+            "pushed": report.pushedTransactions, "pulled": report.pulledTransactions, "changes": report.appliedChanges,
+            "skipped": report.skippedTransactions, "resolved": report.resolutions, "resynced": report.resynced,
+        ]
+        output.object(counts, text: "Synced: pushed \(report.pushedTransactions), pulled \(report.pulledTransactions) transactions "
+            + "(\(report.appliedChanges) changes, \(report.skippedTransactions) skipped, \(report.resolutions) conflicts resolved)"
+            + (report.resynced ? "; a side's history no longer reached back, so the stores were compared in full." : "."))
     }
 
     /// One round of the feature for a newcomer: sample trips, a widget change, the app's badges.

@@ -238,7 +238,7 @@ import Testing
         #expect(try trips("list").lines.count == 4, "the three trips of the first release, and the header")
 
         let after = try String(contentsOf: directory.appending(path: "trips.json"), encoding: .utf8)
-        #expect(after.contains("\"version\":3") && after.contains("\"version\":{\"major\":2"), "the store records version 2.0.0")
+        #expect(after.contains("\"version\":3") && after.contains("\"version\":{\"major\":3"), "the store records version 3.0.0 (the release that adds the sync models)")
         #expect(!after.contains("\"details\""), "no row keeps the old name")
 
         // The new release works on it, and history from before the migration still reads.

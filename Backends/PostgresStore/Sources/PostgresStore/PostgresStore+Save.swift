@@ -74,6 +74,8 @@ extension PostgresStore {
         let ordered = !configuration.unorderedHistoryNumbersForTesting
         return try session.transaction { sql in
             let storeRowRead = sendStoreRowRead(sql, forUpdate: ordered)
+            // Inside `withExclusiveAccess`: is its lock still held (checked under the write lock)?
+            let exclusiveAccessCheck = sendExclusiveAccessCheck(sql)
 
             // The stored rows this save can touch, into a table of their own.
             var partial = SnapshotTable(schema: schema, keepsAttributeIndexes: false)
@@ -88,6 +90,7 @@ extension PostgresStore {
             let outcome = try partial.apply(request, storeIdentifier: identifier)
             guard !outcome.changes.isEmpty else {
                 _ = try storeRow(sql.wait(storeRowRead))
+                _ = try exclusiveAccessCheck.map { try sql.wait($0) }
                 return outcome.result
             }
 
@@ -161,6 +164,7 @@ extension PostgresStore {
                     "A model this save inserts was stored in \(try table(entityName).qualifiedName) by a writer that does not take the store's lock; nothing was saved.")
             }
             try sql.wait(history)
+            try requireExclusiveAccess(exclusiveAccessCheck, sql)
             try applyRetention(sql, expiredThrough: expiredThrough)
             return outcome.result
         }

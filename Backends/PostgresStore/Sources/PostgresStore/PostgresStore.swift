@@ -33,6 +33,8 @@ public final class PostgresStore: DataStore, HistoryProviding, @unchecked Sendab
     /// The model types the store holds.
     public let schema: Schema
     let session: PostgresSession
+    /// The connection and turn-taking of ``withExclusiveAccess(_:)``.
+    let exclusiveAccess: ExclusiveAccessConnection
     let tables: [String: EntityTable]
     let storedSchema: StoredSchema
     /// `"namespace"`.
@@ -84,6 +86,7 @@ public final class PostgresStore: DataStore, HistoryProviding, @unchecked Sendab
         }
         self.tables = tables
         session = PostgresSession(configuration)
+        exclusiveAccess = ExclusiveAccessConnection(session: session)
         let ns = namespace, rawNamespace = configuration.namespace, stored = storedSchema
         let opened = try session.transaction { sql -> (String, StoredSchema, Int64) in
             try Self.lock(sql, namespace: rawNamespace)

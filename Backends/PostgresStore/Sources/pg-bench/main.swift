@@ -10,6 +10,7 @@ import StoreProtocol
 //
 // Times are medians in milliseconds; the last column is PostgresStore / plain postgres-nio.
 // --quick runs every benchmark a few times on fewer rows, to check that they still run.
+// The sync section (SyncBenchmark) replicates `rows` one-attribute changes (100 with --quick).
 
 let quick = CommandLine.arguments.contains("--quick")
 let rows = quick ? 1_000 : 10_000
@@ -116,6 +117,10 @@ do {
     report("fetchHistory after a token (100)", store: storeHistory, plain: plainHistory, sqlite: sqliteHistory)
 
     try plain.close()
+
+    // Sync (issue 32): replication to and from the server beside direct saves, and the
+    // long-running mode's rate.
+    try SyncBenchmark(server: configuration, count: quick ? 100 : rows).run()
 } catch {
     FileHandle.standardError.write(Data("pg-bench: \(error)\n".utf8))
     exit(1)

@@ -1,6 +1,8 @@
 import Foundation
+import JSONStore
 @_spi(Testing) import PostgresStore
 import StoreProtocol
+import StoreSync
 
 // A second process for PostgresStore's tests (the tests start it with Foundation's Process):
 //
@@ -20,6 +22,14 @@ import StoreProtocol
 //   pg-store-helper save-until-killed URL NAMESPACE
 //       saves entries one by one, printing "acked K" after each acknowledged save and
 //       "error MESSAGE" after a failed one (it keeps trying), until killed.
+//   pg-store-helper sync-insert URL NAMESPACE JSON-PATH WRITER SEQUENCE
+//       a replica: inserts entry wWRITER-SEQUENCE into the JSON store at JSON-PATH (schema:
+//       HelperEntry and the sync models), syncs it once with the PostgresStore in NAMESPACE,
+//       and prints "pushed N" (the round's pushed transactions).
+//   pg-store-helper exclusive-increment URL NAMESPACE [--without-access]
+//       prints "taking", then inside the store's withExclusiveAccess (or without it:
+//       the negative control) reads entry w0-0 and prints "read SEQUENCE", waits for a line
+//       on its standard input, saves SEQUENCE + 1 and prints "saved".
 
 let standardError = FileHandle.standardError
 
@@ -99,6 +109,42 @@ do {
             }
         }
 
+    case "sync-insert" where arguments.count >= 6:
+        let schema = Schema([HelperEntry.self] + Replicator.models)
+        var remote = try configuration(arguments[1], arguments[2])
+        remote.schema = schema
+        let local = try ModelContainer(for: schema, configurations: [JSONStoreConfiguration(url: URL(filePath: arguments[3]), schema: schema)])
+        let context = ModelContext(local)
+        context.insert(HelperEntry(writer: Int(arguments[4]) ?? 0, sequence: Int(arguments[5]) ?? 0))
+        try context.save()
+        let replicator = try Replicator(local: local, remote: try ModelContainer(for: schema, configurations: [remote]))
+        // The replicator is async; this process's main code is not: wait for the round here.
+        let round = Locked<Result<SyncReport, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            do { round.set(.success(try await replicator.sync())) } catch { round.set(.failure(error)) }
+            done.signal()
+        }
+        done.wait()
+        say("pushed \(try round.get()!.get().pushedTransactions)")
+
+    case "exclusive-increment" where arguments.count >= 3:
+        let container = try ModelContainer(for: Schema(HelperEntry.self), configurations: [configuration(arguments[1], arguments[2])])
+        guard let store = container.stores.first as? PostgresStore else { throw DataStoreError(.invalidConfiguration, "not a PostgresStore") }
+        let increment = {
+            let context = ModelContext(container)
+            guard let entry = try context.fetch(FetchDescriptor<HelperEntry>(predicate: #Predicate { $0.id == "w0-0" })).first else {
+                throw DataStoreError(.invalidConfiguration, "no entry w0-0: seed it with `write URL NAMESPACE 0 1`")
+            }
+            say("read \(entry.sequence)")
+            _ = readLine()
+            entry.sequence += 1
+            try context.save()
+            say("saved")
+        }
+        say("taking")
+        if arguments.contains("--without-access") { try increment() } else { try store.withExclusiveAccess(increment) }
+
     case "hold-and-change" where arguments.count >= 5 && ["writer", "sequence"].contains(arguments[3]):
         // A process whose copy of the entries is stale by the time it saves (the lost update).
         let container = try ModelContainer(for: Schema(HelperEntry.self), configurations: [configuration(arguments[1], arguments[2])])
@@ -127,7 +173,8 @@ do {
 
     default:
         standardError.write(Data(("usage: pg-store-helper write URL NAMESPACE WRITER COUNT [--unordered] | read URL NAMESPACE"
-            + " | hold-and-change URL NAMESPACE writer|sequence VALUE | show URL NAMESPACE | save-until-killed URL NAMESPACE\n").utf8))
+            + " | hold-and-change URL NAMESPACE writer|sequence VALUE | show URL NAMESPACE | save-until-killed URL NAMESPACE"
+            + " | exclusive-increment URL NAMESPACE [--without-access] | sync-insert URL NAMESPACE JSON-PATH WRITER SEQUENCE\n").utf8))
         exit(2)
     }
 } catch {

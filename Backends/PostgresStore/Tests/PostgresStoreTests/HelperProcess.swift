@@ -1,6 +1,7 @@
 import Foundation
 
-/// A `pg-store-helper` process (built beside the test bundle) whose output is read line by line.
+/// A `pg-store-helper` process (or another executable of this package: `trips`), built beside
+/// the test bundle, whose output is read line by line.
 final class HelperProcess: @unchecked Sendable {
     // @unchecked: `buffer` is only touched by the thread calling `nextLine()`.
     let process = Process()
@@ -8,13 +9,13 @@ final class HelperProcess: @unchecked Sendable {
     private let input = Pipe()
     private var buffer = Data()
 
-    /// Starts the helper with `arguments`.
-    init(_ arguments: [String]) throws {
+    /// Starts the helper (or the package's executable `name`) with `arguments`.
+    init(_ arguments: [String], executable name: String = "pg-store-helper") throws {
         let directory = URL(filePath: CommandLine.arguments[0]).deletingLastPathComponent()
-        var executable = directory.appending(path: "pg-store-helper")
+        var executable = directory.appending(path: name)
         if !FileManager.default.isExecutableFile(atPath: executable.path) {
             // Inside an .xctest bundle: the products directory is above it.
-            executable = directory.deletingLastPathComponent().deletingLastPathComponent().appending(path: "pg-store-helper")
+            executable = directory.deletingLastPathComponent().deletingLastPathComponent().appending(path: name)
         }
         process.executableURL = executable
         process.arguments = arguments

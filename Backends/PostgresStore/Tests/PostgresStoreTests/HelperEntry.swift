@@ -1,0 +1,1 @@
+../../Sources/pg-store-helper/HelperEntry.swift
