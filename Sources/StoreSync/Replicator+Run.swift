@@ -20,7 +20,11 @@ extension Replicator {
         AsyncThrowingStream { continuation in
             let task = Task {
                 let wake = WakeSignal()
-                let watchers = [watch(local, wake: wake), watch(remote, wake: wake)]
+                // Both positions are read before the first round, so that a save made after run()
+                // is called, before a watcher first runs, wakes a round (the round after the
+                // first, when the first already read it).
+                let watchers = [watch(local, from: try? local.currentHistoryToken(), wake: wake),
+                                watch(remote, from: try? remote.currentHistoryToken(), wake: wake)]
                 defer { for watcher in watchers { watcher.cancel() } }
                 var delay = configuration.minimumRetryDelay
                 while !Task.isCancelled {
@@ -53,14 +57,18 @@ extension Replicator {
     /// Signals `wake` after each save of `container` that is news to this replica: not the
     /// replicator's own saves on the local side, not its bookkeeping nor its own pushes coming
     /// back on the remote (unless the remote merged models on a unique key in one).
-    private func watch(_ container: ModelContainer, wake: WakeSignal) -> Task<Void, Never> {
+    /// `start` is the position to watch from (`nil`: the current one, read when the watcher runs).
+    private func watch(_ container: ModelContainer, from start: DefaultHistoryToken?, wake: WakeSignal) -> Task<Void, Never> {
         Task {
+            var start = start
             while !Task.isCancelled {
                 do {
-                    // From now on: the round that follows a wake reads what came before.
-                    let updates = container.historyUpdates(after: try container.currentHistoryToken())
+                    // The round that follows a wake reads what came before.
+                    let updates = container.historyUpdates(after: try start ?? container.currentHistoryToken())
+                    start = nil
                     for try await transaction in updates where isNews(transaction, from: container) { wake.signal() }
                 } catch {
+                    start = nil
                     // History unreadable for now (an expired token, a lost connection): the next
                     // round finds out; watch again from the current position shortly.
                     wake.signal()
