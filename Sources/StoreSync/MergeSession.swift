@@ -3,6 +3,12 @@ import DataStores
 /// Merges incoming models into one destination store, collecting the one save that applies them
 /// with their clock records; keeps to-many relationships that follow a to-one inverse in step
 /// with it (as a `ModelContext` does); merges two models that collide on a unique constraint.
+///
+/// A model arrives as it is *now* on the source, so it can hold a unique value that, here, a
+/// model still holds which on the source moved off it (or was deleted) in a later source
+/// transaction. That is a value moving, not two replicas choosing one value: the session brings
+/// that model's source state (or deletion) into the same save, and so on for what it brings
+/// (``source``). Only a model that still holds the value after that collides.
 struct MergeSession {
     let destination: SyncStore
     let parts: [String: SyncedParts]
@@ -17,6 +23,14 @@ struct MergeSession {
     var received: [ModelClocks] = []
     /// Whether the save merged two models on a unique constraint (its origin must see it too).
     var mergedUniqueKeys = false
+    /// The side the models come from, read for the models that a unique value moved off there
+    /// (`nil`: none is read, every holder here collides).
+    var source: SyncSource?
+    /// The models being merged, each with the row it will leave: a unique value they hold here
+    /// but are leaving is no collision while the model that takes it is merged.
+    private var merging: [PersistentIdentifier: [String: SnapshotValue]] = [:]
+    /// The models brought in from the source because a value moved off them there.
+    private var broughtIn: Set<PersistentIdentifier> = []
     /// Per entity with unique constraints, per constraint: the (canonical) values -> the model that
     /// holds them here, as the save leaves them. Read once per entity per session.
     private var uniqueOwners: [String: [[[SnapshotValue]: PersistentIdentifier]]] = [:]
@@ -50,9 +64,14 @@ struct MergeSession {
         let outcome = Merge.merge(held: held.map { DatedModel(values: heldRow, clocks: $0.clocks) }, incoming: incoming,
                                   id: id, parts: parts, resolver: resolver)
         let after = resultingRow(outcome, heldRow: heldRow)
+        if let after, try bringInMovedHolders(of: id, values: after, parts: parts) {
+            // What is held here changed (a holder merged away may have joined `id`): merge again.
+            try apply(incoming, id: id)
+            return
+        }
         if let after, case let owners = try collisions(of: id, values: after, parts: parts), let other = owners.first {
             try mergeOnUniqueKey(id, values: after, clocks: outcome.clocks, heldRow: heldRow, with: other.owner,
-                                 constraint: other.constraint, parts: parts)
+                                 constraint: parts.entity.uniqueConstraints[other.constraint], parts: parts)
             return
         }
         try write(outcome, id: id, parts: parts, heldRow: heldRow, record: record)
@@ -162,6 +181,29 @@ struct MergeSession {
         report([(conflict, .keepLatest, incomingSurvives)])
     }
 
+    /// Brings into the save, from the source, each model that holds one of the unique values of
+    /// `values` (the row `id` will leave) here but not on the source (it changed the value, or was
+    /// deleted, in a source transaction after the one being applied): its source state belongs in
+    /// the save too. A holder the source does not know, or that holds the value there too, is a
+    /// real collision of two replicas, which the caller merges.
+    /// - Returns: whether it brought any model in.
+    private mutating func bringInMovedHolders(of id: PersistentIdentifier, values: [String: SnapshotValue],
+                                              parts: SyncedParts) throws -> Bool {
+        guard let source else { return false }
+        var brought = false
+        merging[id] = values
+        defer { merging[id] = nil }
+        for (holder, constraint) in try collisions(of: id, values: values, parts: parts) where !broughtIn.contains(holder) {
+            guard let moved = try source.model(holder, parts: parts),
+                  moved.values.flatMap({ parts.entity.uniqueKey(constraint, in: $0)?.map(\.canonical) })
+                    != parts.entity.uniqueKey(constraint, in: values)?.map(\.canonical) else { continue }
+            broughtIn.insert(holder)
+            brought = true
+            try apply(moved, id: holder)
+        }
+        return brought
+    }
+
     /// Deletes a held row (the loser of a unique-key merge, or a model merged away elsewhere)
     /// and records its tombstone.
     private mutating func remove(_ id: PersistentIdentifier, parts: SyncedParts, row: [String: SnapshotValue], clocks: ModelClocks) {
@@ -172,9 +214,10 @@ struct MergeSession {
         appliedChanges += 1
     }
 
-    /// The models other than `id` that hold the values `values` gives a unique constraint.
+    /// The models other than `id` that hold the values `values` gives a unique constraint (its
+    /// index in the entity's constraints), as the save leaves them.
     private mutating func collisions(of id: PersistentIdentifier, values: [String: SnapshotValue],
-                                     parts: SyncedParts) throws -> [(owner: PersistentIdentifier, constraint: [String])] {
+                                     parts: SyncedParts) throws -> [(owner: PersistentIdentifier, constraint: Int)] {
         let entity = parts.entity
         guard !entity.uniqueConstraints.isEmpty else { return [] }
         if uniqueOwners[entity.name] == nil {
@@ -186,13 +229,13 @@ struct MergeSession {
             }
             uniqueOwners[entity.name] = owners
         }
-        var found: [(PersistentIdentifier, [String])] = []
+        var found: [(PersistentIdentifier, Int)] = []
         for constraint in entity.uniqueConstraints.indices {
             guard let key = entity.uniqueKey(constraint, in: values),
                   let owner = uniqueOwners[entity.name]?[constraint][key.map(\.canonical)], owner != id,
-                  !save.isDeleting(owner), let ownerRow = try save.pendingRow(owner) ?? destination.row(owner),
+                  let ownerRow = try merging[owner] ?? (save.isDeleting(owner) ? nil : save.pendingRow(owner) ?? destination.row(owner)),
                   entity.uniqueKey(constraint, in: ownerRow)?.map(\.canonical) == key.map(\.canonical) else { continue }
-            found.append((owner, entity.uniqueConstraints[constraint]))
+            found.append((owner, constraint))
         }
         return found
     }
@@ -246,5 +289,20 @@ struct MergeSession {
         // A failed read leaves the follower as it is; the save's own reads report store failures.
         guard let stored = save.pendingRow(owner) ?? (try? destination.row(owner)) ?? nil else { return }
         save.changeMembers(owner, stored: stored, relationship: relationship, change)
+    }
+}
+
+/// The side a merge session's models come from.
+struct SyncSource {
+    let store: SyncStore
+    /// Dates the source's changes that no round dated yet (`nil`: leave them out).
+    let fresh: ModelDating.Fresh?
+
+    /// A model of the source as it is now, dated by its clock record; `nil` when there is nothing
+    /// to date (no row and no record, or an undated change and no `fresh`).
+    func model(_ id: PersistentIdentifier, parts: SyncedParts) throws -> DatedModel? {
+        let row = try store.row(id)
+        let record = try SyncStateRows.clocks(of: id, in: store)
+        return ModelDating.date(row, record: record, parts: parts, fresh: fresh).map { DatedModel(values: row, clocks: $0.clocks) }
     }
 }

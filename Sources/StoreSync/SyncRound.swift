@@ -58,9 +58,7 @@ struct SyncRound {
     /// or left out without it).
     func dated(_ id: PersistentIdentifier, in store: SyncStore, fresh: ModelDating.Fresh?) throws -> DatedModel? {
         guard let parts = replicator.parts[id.entityName] else { return nil }
-        let row = try store.row(id)
-        let record = try SyncStateRows.clocks(of: id, in: store)
-        return ModelDating.date(row, record: record, parts: parts, fresh: fresh).map { DatedModel(values: row, clocks: $0.clocks) }
+        return try SyncSource(store: store, fresh: fresh).model(id, parts: parts)
     }
 
     /// Merges the models `ids` of `source`, as they are now, into a session; after a model that
@@ -68,6 +66,7 @@ struct SyncRound {
     /// values, which may be news on the other side).
     func send(_ ids: [PersistentIdentifier], from source: SyncStore, fresh: ModelDating.Fresh?,
               into session: inout MergeSession) throws {
+        session.source = SyncSource(store: source, fresh: fresh)
         var sent = Set<PersistentIdentifier>()
         var pending = ids[...]
         while let id = pending.popFirst() {

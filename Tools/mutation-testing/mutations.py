@@ -552,6 +552,8 @@ SYNC_MUTATIONS = [
     m("Y12", "sync", SYNC_SCHEMA, "an attribute of another type on the other side passes the schema check",  # SyncSchemaCheckTests.anAttributeOfAnotherTypeIsAMismatch
       "if other.valueType != attribute.valueType || other.isOptional != attribute.isOptional {",
       "if other.isOptional != attribute.isOptional {"),
+    m("Y13", "sync", SYNC_ROUND, "a unique value that moved off a model on the source is merged as a collision of two replicas",  # SyncUniqueKeyMoveTests.aValueHandedToANewModelIsNoCollision
+      "        session.source = SyncSource(store: source, fresh: fresh)\n", ""),
 ]
 
 MUTATIONS += SYNC_MUTATIONS
