@@ -87,6 +87,7 @@ public final class Replicator: Sendable {
     public func sync() async throws -> SyncReport {
         try round { round in
             try round.stampLocal()
+            try round.checkLineage()
             try round.pull()
             try round.push()
         }
@@ -99,6 +100,7 @@ public final class Replicator: Sendable {
     public func pull() async throws -> SyncReport {
         try round { round in
             try round.stampLocal()
+            try round.checkLineage()
             try round.pull()
         }
     }
@@ -109,6 +111,7 @@ public final class Replicator: Sendable {
     public func push() async throws -> SyncReport {
         try round { round in
             try round.stampLocal()
+            try round.checkLineage()
             try round.push()
         }
     }

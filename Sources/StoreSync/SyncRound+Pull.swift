@@ -9,9 +9,11 @@ extension SyncRound {
     mutating func pull() throws {
         guard var state, var clock else { return }
         defer { self.clock = clock }
+        // How far this round has read past the saved position over skipped transactions only.
+        var skipped = SkippedStretch()
         while true {
             enter(.pullRead)
-            let position = try SyncStateRows.pullPosition(of: remote.identifier, in: local)
+            let position = max(try SyncStateRows.pullPosition(of: remote.identifier, in: local), skipped.through)
             let transactions: [DefaultHistoryTransaction]
             do {
                 transactions = try remote.transactions(after: position, limit: max(1, configuration.batchSize))
@@ -22,17 +24,16 @@ extension SyncRound {
                 return
             }
             guard !transactions.isEmpty else { return }
-            var skippedThrough: Int64?
             for transaction in transactions {
                 // This replica's own push comes back only when the remote merged models on a
                 // unique key in it: the merge is news here too.
                 guard let (origin, number, merged) = Self.origin(of: transaction), origin != state.replicaID || merged,
                       try SyncStateRows.appliedOrigin(origin, in: local) < number else {
                     report.skippedTransactions += 1
-                    skippedThrough = transaction.transactionIdentifier
+                    skipped.pass(transaction.transactionIdentifier)
                     continue
                 }
-                skippedThrough = nil
+                skipped = SkippedStretch()
                 enter(.pullSave)
                 // An app's own save on the remote is dated by the remote's clock.
                 let appClock = HybridLogicalTimestamp(
@@ -52,10 +53,11 @@ extension SyncRound {
                 report.appliedChanges += session.appliedChanges
                 reportResolutions(session.resolutions)
             }
-            if let skippedThrough {
+            if skipped.isWorthASave {
                 var save = SyncSave()
-                SyncStateRows.writePullPosition(of: remote.identifier, skippedThrough, into: &save)
+                SyncStateRows.writePullPosition(of: remote.identifier, skipped.through, into: &save)
                 try local.save(save, author: Self.authorPrefix + "/position")
+                skipped = SkippedStretch()
             }
         }
     }

@@ -11,10 +11,12 @@ extension SyncRound {
     mutating func push() throws {
         guard let state else { return }
         let access = replicator.remoteAccess
+        // How far this round has read past the saved position over replicator saves only.
+        var skipped = SkippedStretch()
         while true {
             enter(.pushRead)
             let more = try access.withExclusiveAccess { () throws -> Bool in
-                let position = try SyncStateRows.appliedOrigin(state.replicaID, in: remote)
+                let position = max(try SyncStateRows.appliedOrigin(state.replicaID, in: remote), skipped.through)
                 guard position < state.stampedThrough else { return false }
                 let transactions: [DefaultHistoryTransaction]
                 do {
@@ -25,14 +27,13 @@ extension SyncRound {
                     return false
                 }
                 guard !transactions.isEmpty else { return false }
-                var skippedThrough: Int64?
                 for transaction in transactions {
                     guard !Self.isReplicatorAuthored(transaction) else {
                         report.skippedTransactions += 1
-                        skippedThrough = transaction.transactionIdentifier
+                        skipped.pass(transaction.transactionIdentifier)
                         continue
                     }
-                    skippedThrough = nil
+                    skipped = SkippedStretch()
                     enter(.pushSave)
                     var session = remoteSession()
                     try send(changedModels(transaction), from: local, fresh: nil, into: &session)
@@ -44,10 +45,11 @@ extension SyncRound {
                     report.appliedChanges += session.appliedChanges
                     reportResolutions(session.resolutions)
                 }
-                if let skippedThrough {
+                if skipped.isWorthASave {
                     var save = SyncSave()
-                    SyncStateRows.writeAppliedOrigin(state.replicaID, skippedThrough, into: &save)
+                    SyncStateRows.writeAppliedOrigin(state.replicaID, skipped.through, into: &save)
                     try remote.save(save, author: Self.authorPrefix + "/position")
+                    skipped = SkippedStretch()
                 }
                 return true
             }

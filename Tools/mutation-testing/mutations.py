@@ -556,6 +556,17 @@ SYNC_MUTATIONS = [
       "        session.source = SyncSource(store: source, fresh: fresh)\n", ""),
 ]
 
+SYNC_LINEAGE = "Sources/StoreSync/SyncRound+Lineage.swift"
+SYNC_MUTATIONS += [
+    m("Y20", "sync", SYNC_STAMP, "the stamp position moves over a batch of replicator saves: its own save is the next batch, forever",  # SyncBookkeepingAndDatingTests.idleRoundsWithASmallBatchWriteNothing
+      "replicatorTransactions >= SkippedStretch.worthASave", "replicatorTransactions >= max(1, configuration.batchSize)"),
+    m("Y21", "sync", SYNC_STAMP, "a local change is dated by the round, not by when the app saved it",  # SyncBookkeepingAndDatingTests.anOfflineEditIsDatedByItsSaveNotByTheRound
+      "let fresh: ModelDating.Fresh = { _ in Self.reading(of: &clock, savedAt: savedAt[id]) }",
+      "let fresh: ModelDating.Fresh = { _ in Self.reading(of: &clock, savedAt: nil) }"),
+    m("Y22", "sync", SYNC_LINEAGE, "a store restored from a backup keeps its replica ID: its new saves are taken for applied",  # SyncRestoredStoreTests.aDeviceRestoredFromABackupForksAndLosesNothing
+      "guard pushed > (try local.currentTransaction()) else { return }", "guard false else { return }"),
+]
+
 MUTATIONS += SYNC_MUTATIONS
 
 # A quick subset: one or two per area, for a check that the tool and the suite still work.
