@@ -217,11 +217,15 @@ struct JSONStoreState: Sendable {
             history.removeAll()
         }
         if !rowsApplied {
-            for row in entry.upserts ?? [] { try write(row.entity, row.values, path: path) }
+            // Deletes first: an entry's upserts are rows as the save left them, so a save that
+            // deleted a model and gave its unique value to another (or inserted a model again
+            // under the same id) reads back as it was saved, not as a unique-constraint clash
+            // or a missing row.
             for identifier in entry.deletes ?? [] {
                 table.remove(identifier)
                 foreignRows[identifier.entityName]?.remove(identifier.primaryKey)
             }
+            for row in entry.upserts ?? [] { try write(row.entity, row.values, path: path) }
         }
         if let transaction = entry.transaction {
             try StoredCounter.check(transaction.transactionNumber, "transaction", minimum: 1, in: path)
