@@ -27,13 +27,15 @@ import Testing
     /// resolver comparing values could not see it.
     @Test func aDeleteVersusUpdateConflictShowsTheUpdatedValues() async throws {
         let world = try SyncWorld(.memory)
-        let recorder = SyncRecorder()
-        let a = try world.replica("a")
-        let b = try world.replica("b", configuration: recorder.configuration())
+        let recorder = SyncRecorder(), clock = ManualClock()
+        // A clock the test moves: the update is dated after the deletion, never in its millisecond.
+        let a = try world.replica("a", configuration: clock.driving())
+        let b = try world.replica("b", configuration: clock.driving(recorder.configuration()))
         let id = try await world.sharedNote(a, b)
         try a.delete(id)
         try b.change(id) { $0.title = "updated" }
         try await a.sync()
+        clock.advance()
         try await b.sync()
         let conflict = try #require(recorder.resolutions.first { $0.conflict.kind == .deleteVersusUpdate }?.conflict)
         #expect(!conflict.heldIsDeletion)
