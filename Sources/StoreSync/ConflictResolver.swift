@@ -37,11 +37,15 @@ public struct SyncConflict: Sendable {
     public var identifier: PersistentIdentifier
     /// What the two changes disagree on.
     public var kind: Kind
-    /// The value the replica holds (`nil` for a deleted model).
+    /// The value the replica holds (`nil` for a deleted model). For ``Kind/deleteVersusUpdate``
+    /// on the side that holds the updated model: its values, an `.object` keyed by attribute and
+    /// relationship name.
     public var heldValue: SnapshotValue?
     /// When the held value or deletion was written.
     public var heldClock: HybridLogicalTimestamp
-    /// The value that arrives (`nil` for a deletion).
+    /// The value that arrives (`nil` for a deletion). For ``Kind/deleteVersusUpdate`` when the
+    /// update arrives: the updated model's values, an `.object` keyed by attribute and
+    /// relationship name.
     public var incomingValue: SnapshotValue?
     /// When the incoming value or deletion was written.
     public var incomingClock: HybridLogicalTimestamp

@@ -20,5 +20,15 @@ public struct HybridLogicalTimestamp: Hashable, Comparable, Codable, Sendable, C
         (lhs.milliseconds, lhs.counter, lhs.replica) < (rhs.milliseconds, rhs.counter, rhs.replica)
     }
 
+    /// The next reading after this one, by `replica`: the counter one higher, or, at the
+    /// counter's maximum, the next millisecond. Saturating: the greatest reading stays where it
+    /// is, never an arithmetic trap, whatever a damaged record holds (such a reading is refused
+    /// before it is taken in; see `HybridLogicalClock`).
+    func next(by replica: String) -> HybridLogicalTimestamp {
+        if counter < .max { return HybridLogicalTimestamp(milliseconds: milliseconds, counter: counter + 1, replica: replica) }
+        if milliseconds < .max { return HybridLogicalTimestamp(milliseconds: milliseconds + 1, counter: 0, replica: replica) }
+        return HybridLogicalTimestamp(milliseconds: milliseconds, counter: counter, replica: replica)
+    }
+
     public var description: String { "\(milliseconds).\(counter)@\(replica)" }
 }

@@ -74,7 +74,7 @@ enum Merge {
         if let born = held.clocks.incarnation, born > deleted { return outcome }
         var deletes = true
         if held.clocks.anyLater(than: deleted), let heldLatest = held.clocks.latest {
-            let conflict = SyncConflict(identifier: id, kind: .deleteVersusUpdate, heldValue: nil, heldClock: heldLatest,
+            let conflict = SyncConflict(identifier: id, kind: .deleteVersusUpdate, heldValue: held.values.map(SnapshotValue.object), heldClock: heldLatest,
                                         incomingValue: nil, incomingClock: deleted, heldIsDeletion: false)
             let resolution = resolver.resolve(conflict)
             deletes = resolution == .takeIncoming   // keepLatest: the held update is later
@@ -99,7 +99,7 @@ enum Merge {
             revives = true   // a re-insert after the deletion
         } else if incoming.clocks.anyLater(than: deleted), let incomingLatest = incoming.clocks.latest {
             let conflict = SyncConflict(identifier: id, kind: .deleteVersusUpdate, heldValue: nil, heldClock: deleted,
-                                        incomingValue: nil, incomingClock: incomingLatest, heldIsDeletion: true)
+                                        incomingValue: incoming.values.map(SnapshotValue.object), incomingClock: incomingLatest, heldIsDeletion: true)
             let resolution = resolver.resolve(conflict)
             revives = resolution != .keepHeld   // keepLatest: the incoming update is later
             outcome.resolutions.append((conflict, resolution, revives))

@@ -20,7 +20,7 @@ struct MergeSession {
     /// Models whose data the save changes.
     var appliedChanges = 0
     /// The clocks received, for the destination replica's clock.
-    var received: [ModelClocks] = []
+    var received: [(id: PersistentIdentifier, clocks: ModelClocks)] = []
     /// Whether the save merged two models on a unique constraint (its origin must see it too).
     var mergedUniqueKeys = false
     /// The side the models come from, read for the models that a unique value moved off there
@@ -48,7 +48,7 @@ struct MergeSession {
         guard let parts = parts[id.entityName] else { return }
         let heldRow = try save.isDeleting(id) ? nil : save.pendingRow(id) ?? destination.row(id)
         let record = try clocks(of: id)
-        received.append(incoming.clocks)
+        received.append((id, incoming.clocks))
         // A model merged into another on a unique key: its later changes go to the survivor.
         if let survivor = try survivor(named: record?.mergedInto, of: id), incoming.values != nil {
             try apply(redirected(incoming, to: survivor), id: survivor)

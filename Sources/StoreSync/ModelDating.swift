@@ -13,7 +13,7 @@ enum ModelDating {
     /// held.
     static func after(_ record: ModelClocks?, floor: HybridLogicalTimestamp) -> HybridLogicalTimestamp {
         guard let latest = record?.latest, (latest.milliseconds, latest.counter) >= (floor.milliseconds, floor.counter) else { return floor }
-        return HybridLogicalTimestamp(milliseconds: latest.milliseconds, counter: latest.counter + 1, replica: floor.replica)
+        return latest.next(by: floor.replica)
     }
 
     /// The clocks of `row` (`nil`: no row) given its `record`: the record's clock for each value

@@ -47,8 +47,8 @@ public final class Replicator: Sendable {
     /// - Throws: ``SyncError`` with ``SyncError/Code/schemaMismatch`` when the two schemas differ
     ///   (entity names, attributes, versions), ``SyncError/Code/missingSyncModels`` when a side's
     ///   schema lacks ``models``, ``SyncError/Code/historyUnavailable`` when a side keeps no
-    ///   history, ``SyncError/Code/unsupportedStore`` when a container has more than one store or
-    ///   the remote's store cannot give exclusive access (`ExclusiveAccessProviding`). Nothing is
+    ///   history, ``SyncError/Code/unsupportedStore`` when a container has more than one store, a
+    ///   side is a log store, or the remote's store cannot give exclusive access (`ExclusiveAccessProviding`). Nothing is
     ///   read or written before these checks pass.
     /// - Complexity: O(*e*) in the schemas' entities; reads no store.
     public init(local: ModelContainer, remote: ModelContainer, configuration: SyncConfiguration = SyncConfiguration()) throws {

@@ -1,7 +1,8 @@
 import DataStores
 
 /// The check a ``Replicator`` makes before it reads or writes anything: both sides hold the sync
-/// models, and the same app models (names, attributes, relationships, unique constraints) at the
+/// models, and the same app models (names, attributes, relationships with their delete rules,
+/// values preserved on deletion, unique constraints) at the
 /// same schema version.
 enum SchemaCheck {
     /// - Throws: ``SyncError/Code/missingSyncModels`` naming the side and model;
@@ -53,9 +54,19 @@ enum SchemaCheck {
             if other.destination != relationship.destination || other.isToMany != relationship.isToMany || other.inverse != relationship.inverse {
                 return "the relationship is \(relationship) locally and \(other) remotely"
             }
+            // A deletion applied on both sides must remove the same models.
+            if other.deleteRule != relationship.deleteRule {
+                return "the relationship \(relationship.name) has the delete rule \(relationship.deleteRule) locally and "
+                    + "\(other.deleteRule) remotely"
+            }
         }
         if let only = theirs.relationships.first(where: { relationship in !ours.relationships.contains { $0.name == relationship.name } }) {
             return "the relationship \(only.name) is only in the remote schema"
+        }
+        // A deletion's tombstone must keep the same values on both sides.
+        if ours.preservedOnDeletion != theirs.preservedOnDeletion {
+            return "the values preserved on deletion are \(ours.preservedOnDeletion.sorted()) locally and "
+                + "\(theirs.preservedOnDeletion.sorted()) remotely"
         }
         if Set(ours.uniqueConstraints) != Set(theirs.uniqueConstraints) {
             return "the unique constraints are \(ours.uniqueConstraints) locally and \(theirs.uniqueConstraints) remotely"

@@ -4,7 +4,11 @@ public struct SyncReport: Sendable, Equatable {
     public var pushedTransactions = 0
     /// Remote transactions applied to the local side.
     public var pulledTransactions = 0
-    /// Model changes those transactions held (inserts, updates and deletes).
+    /// Models those transactions (or a resync) changed on the destination: inserted, updated or
+    /// deleted there, each model once per destination save. A change the destination already
+    /// held counts nothing: a change travels with the model as it is now, so when one model was
+    /// saved three times before a round, the first transaction brings the last value and the
+    /// other two change nothing.
     public var appliedChanges = 0
     /// Transactions skipped because this replica wrote them or had already applied them.
     public var skippedTransactions = 0

@@ -41,7 +41,7 @@ extension SyncRound {
                     replica: remote.identifier)
                 var session = session(into: local, heldFresh: { _ in clock.tick() })
                 try send(changedModels(transaction), from: remote, fresh: { ModelDating.after($0, floor: appClock) }, into: &session)
-                for clocks in session.received { clock.receive(clocks) }
+                for (id, clocks) in session.received { try clock.receive(clocks, of: id) }
                 SyncStateRows.writePullPosition(of: remote.identifier, transaction.transactionIdentifier, into: &session.save)
                 SyncStateRows.writeAppliedOrigin(origin, number, into: &session.save)
                 state.clockMilliseconds = clock.milliseconds
@@ -76,7 +76,7 @@ extension SyncRound {
         let floor = HybridLogicalTimestamp(milliseconds: 0, counter: 0, replica: remote.identifier)
         var session = session(into: local, heldFresh: { _ in clock.tick() })
         try send(ids, from: remote, fresh: { ModelDating.after($0, floor: floor) }, into: &session)
-        for clocks in session.received { clock.receive(clocks) }
+        for (id, clocks) in session.received { try clock.receive(clocks, of: id) }
         SyncStateRows.writePullPosition(of: remote.identifier, current, into: &session.save)
         state.clockMilliseconds = clock.milliseconds
         state.clockCounter = clock.counter

@@ -37,6 +37,7 @@ extension SyncRound {
                     enter(.pushSave)
                     var session = remoteSession()
                     try send(changedModels(transaction), from: local, fresh: nil, into: &session)
+                    for (id, clocks) in session.received { try HybridLogicalClock.check(clocks, of: id, wallClock: configuration.wallClock) }
                     SyncStateRows.writeAppliedOrigin(state.replicaID, transaction.transactionIdentifier, into: &session.save)
                     let marker = session.mergedUniqueKeys ? "/" + Self.mergedMarker : ""
                     try remote.save(session.save,
@@ -66,6 +67,7 @@ extension SyncRound {
         enter(.pushSave)
         var session = remoteSession()
         try send(ids, from: local, fresh: nil, into: &session)
+        for (id, clocks) in session.received { try HybridLogicalClock.check(clocks, of: id, wallClock: configuration.wallClock) }
         SyncStateRows.writeAppliedOrigin(state.replicaID, state.stampedThrough, into: &session.save)
         let marker = session.mergedUniqueKeys ? "/" + Self.mergedMarker : ""
         try remote.save(session.save, author: "\(Self.authorPrefix)/\(state.replicaID)/\(state.stampedThrough)\(marker)")

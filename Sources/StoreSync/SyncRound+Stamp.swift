@@ -11,7 +11,7 @@ extension SyncRound {
         let existing = try SyncStateRows.replicaState(in: local)
         var state = existing ?? SyncStateRows.ReplicaState(replicaID: UUID().uuidString, clockMilliseconds: 0, clockCounter: 0,
                                                           stampedThrough: 0)
-        var clock = HybridLogicalClock(replica: state.replicaID, milliseconds: state.clockMilliseconds, counter: state.clockCounter,
+        var clock = try HybridLogicalClock(replica: state.replicaID, milliseconds: state.clockMilliseconds, counter: state.clockCounter,
                                       wallClock: configuration.wallClock)
         var save = SyncSave()
         var models: [PersistentIdentifier] = []

@@ -33,10 +33,10 @@ enum SyncStateRows {
 
     static func replicaState(in store: SyncStore) throws -> ReplicaState? {
         guard let row = try store.row(replicaID()) else { return nil }
-        guard case .string(let replica)? = row["replicaID"], case let milliseconds?? = row["clockMilliseconds"].map(int),
+        guard case .string(let replica)? = row["replicaID"], !replica.isEmpty, case let milliseconds?? = row["clockMilliseconds"].map(int),
               case let counter?? = row["clockCounter"].map(int), case let stamped?? = row["stampedThrough"].map(int) else {
-            throw SyncError(.corruptSyncState, "The SyncReplicaState row of store \(store.identifier) lacks a value or holds one of "
-                + "another type; it was written by another version or damaged.")
+            throw SyncError(.corruptSyncState, "The SyncReplicaState row of store \(store.identifier) lacks a value (or an empty replica ID) or holds one "
+                + "of another type; it was written by another version or damaged.")
         }
         return ReplicaState(replicaID: replica, clockMilliseconds: milliseconds, clockCounter: counter, stampedThrough: stamped)
     }

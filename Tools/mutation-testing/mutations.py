@@ -61,6 +61,9 @@ SYNC_MERGE = "Sources/StoreSync/Merge.swift"
 SYNC_SESSION = "Sources/StoreSync/MergeSession.swift"
 SYNC_RESOLVER = "Sources/StoreSync/ConflictResolver.swift"
 SYNC_SCHEMA = "Sources/StoreSync/SchemaCheck.swift"
+SYNC_CLOCK = "Sources/StoreSync/HybridLogicalClock.swift"
+SYNC_TIMESTAMP = "Sources/StoreSync/HybridLogicalTimestamp.swift"
+SYNC_ROWS = "Sources/StoreSync/SyncStateRows.swift"
 
 
 def m(id, area, file, what, find, replace, equivalent=None):
@@ -569,6 +572,22 @@ SYNC_MUTATIONS += [
       "let fresh: ModelDating.Fresh = { _ in Self.reading(of: &clock, savedAt: nil) }"),
     m("Y22", "sync", SYNC_LINEAGE, "a store restored from a backup keeps its replica ID: its new saves are taken for applied",  # SyncRestoredStoreTests.aDeviceRestoredFromABackupForksAndLosesNothing
       "guard pushed > (try local.currentTransaction()) else { return }", "guard false else { return }"),
+    m("Y30", "sync", SYNC_CLOCK, "a clock reading far ahead of the wall clock is taken in",  # SyncClockSafetyTests.aPoisonReadingOnTheRemoteIsRefusedAndNothingIsApplied, theSkewLimitIsOneDay
+      "guard let problem = problem(with: reading, wallClock: now) else { continue }",
+      "guard let problem = problem(with: reading, wallClock: now), false else { continue }"),
+    m("Y31", "sync", SYNC_TIMESTAMP, "a counter at its maximum is incremented: an arithmetic trap",  # SyncClockSafetyTests.aCounterAtItsMaximumMovesToTheNextMillisecond (traps)
+      "if counter < .max { return", "if true { return"),
+    m("Y32", "sync", SYNC_SCHEMA, "another delete rule on the other side passes the schema check",  # SyncSchemaRulesTests.anotherDeleteRuleIsAMismatch
+      "if other.deleteRule != relationship.deleteRule {", "if false {"),
+    m("Y33", "sync", SYNC_SCHEMA, "values preserved on deletion on one side only pass the schema check",  # SyncSchemaRulesTests.preservingAValueOnDeletionOnOneSideIsAMismatch
+      "if ours.preservedOnDeletion != theirs.preservedOnDeletion {", "if false {"),
+    m("Y34", "sync", SYNC_ROWS, "an empty replica ID is taken for a replica",  # SyncClockSafetyTests.anEmptyReplicaIDIsCorruptSyncState
+      'row["replicaID"], !replica.isEmpty,', 'row["replicaID"], true,'),
+    m("Y35", "sync", SYNC_MERGE, "a delete-versus-update conflict hides the held update's values",  # SyncReportDetailsTests.aDeleteVersusUpdateConflictShowsTheUpdatedValues
+      "heldValue: held.values.map(SnapshotValue.object)", "heldValue: nil"),
+    m("Y37", "sync", SYNC_CLOCK, "a saved clock far ahead of the wall clock is resumed from",  # SyncClockSafetyTests.aDamagedLocalClockIsCorruptSyncState (traps)
+      "if let problem = Self.problem(with: mark, wallClock: wallClock()) {",
+      "if let problem = Self.problem(with: mark, wallClock: wallClock()), false {"),
 ]
 
 MUTATIONS += SYNC_MUTATIONS
