@@ -15,7 +15,7 @@ extension SyncRound {
         guard pushed > (try local.currentTransaction()) else { return }
         state.replicaID = UUID().uuidString
         self.state = state
-        self.clock = HybridLogicalClock(replica: state.replicaID, milliseconds: clock.milliseconds, counter: clock.counter,
+        self.clock = try HybridLogicalClock(replica: state.replicaID, milliseconds: clock.milliseconds, counter: clock.counter,
                                         wallClock: clock.wallClock)
         var save = SyncSave()
         if let current = currentState() { SyncStateRows.write(current, into: &save) }

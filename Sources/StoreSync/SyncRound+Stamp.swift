@@ -69,12 +69,7 @@ extension SyncRound {
     /// replica's) counts as now: never later than the round.
     static func reading(of clock: inout HybridLogicalClock, savedAt: Int64?) -> HybridLogicalTimestamp {
         guard let savedAt else { return clock.tick() }
-        let atSaveTime = min(savedAt, clock.wallClock())
-        var atSave = HybridLogicalClock(replica: clock.replica, milliseconds: clock.milliseconds, counter: clock.counter,
-                                        wallClock: { atSaveTime })
-        let reading = atSave.tick()
-        clock.receive(reading)
-        return reading
+        return clock.tick(at: min(savedAt, clock.wallClock()))
     }
 
     /// Every model of `store` that is synced: its rows and its clock records (deleted models).

@@ -92,10 +92,11 @@ import Testing
     }
 
     /// Two replicas insert a label of one name: the smaller identifier survives everywhere, with
-    /// the later note, and a task that named the other label names the survivor.
+    /// the later note, and a task that named the other label names the survivor. (On a JSON
+    /// remote the merge save used to be refused on reading back: JournalReplayOrderTests.)
     @Test(.disabled("""
-        defect: on a JSON remote the replicator's merge save fails ('remote.json.journal holds rows that break a unique \
-        constraint'); on a memory remote the task that named the merged label names nothing afterwards, not the survivor
+        the two inserts can be saved in one millisecond, so which note is later is decided by the replicas' random IDs; \
+        and a reference to a merged-away model is not yet moved to the survivor (the article's limits)
         """), arguments: [false, true])
     func labelsOfOneNameMergeIntoTheSmallerIdentifier(jsonRemote: Bool) async throws {
         let replicas = try Replicas(jsonRemote: jsonRemote)
@@ -118,7 +119,11 @@ import Testing
         for (name, container) in [("A", replicas.a), ("B", replicas.b), ("the remote", replicas.remote)] {
             let rows = try SyncRows(container)
             #expect(rows.labels == [small: SyncRows.Label(name: "red", note: "from B")], "\(name): one label, the smaller identifier")
-            #expect(rows.tasks[task.id]?.label == small, "\(name): the task names the survivor")
+            // Not yet: references to a model merged away are not moved to the survivor (the
+            // article's limits say so); `withKnownIssue` fails this test once they are.
+            withKnownIssue("a reference to a merged-away model is not moved to the survivor") {
+                #expect(rows.tasks[task.id]?.label == small, "\(name): the task names the survivor")
+            }
         }
     }
 }
