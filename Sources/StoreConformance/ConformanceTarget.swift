@@ -19,7 +19,8 @@ public struct ConformanceTarget: Sendable, CustomStringConvertible {
     /// ``retaining(_:)``.
     public private(set) var makeConfigurationWithRetention: (@Sendable (HistoryRetention) throws -> any DataStoreConfiguration)?
 
-    /// The factories of a target whose stores are files (see ``init(name:capabilities:makeFileConfiguration:)``).
+    /// The factories of a target whose stores are files (see ``init(name:capabilities:makeFileConfiguration:)``
+    /// and ``retaining(fileConfiguration:)``).
     private var makeFileConfiguration: (@Sendable (URL) throws -> any DataStoreConfiguration)?
     private var makeFileConfigurationWithRetention: (@Sendable (URL, HistoryRetention) throws -> any DataStoreConfiguration)?
 
@@ -73,7 +74,7 @@ public struct ConformanceTarget: Sendable, CustomStringConvertible {
     ///     .retaining { location, retention in MyStoreConfiguration(url: location, historyRetention: retention) }
     /// ```
     public func retaining(
-        _ makeConfiguration: @escaping @Sendable (_ location: URL, HistoryRetention) throws -> any DataStoreConfiguration
+        fileConfiguration makeConfiguration: @escaping @Sendable (_ location: URL, HistoryRetention) throws -> any DataStoreConfiguration
     ) -> ConformanceTarget {
         var target = retaining { retention in try makeConfiguration(URL.temporaryDirectory.appending(path: UUID().uuidString), retention) }
         target.makeFileConfigurationWithRetention = makeConfiguration
