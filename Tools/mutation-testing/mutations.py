@@ -552,6 +552,9 @@ SYNC_MUTATIONS = [
     m("Y12", "sync", SYNC_SCHEMA, "an attribute of another type on the other side passes the schema check",  # SyncSchemaCheckTests.anAttributeOfAnotherTypeIsAMismatch
       "if other.valueType != attribute.valueType || other.isOptional != attribute.isOptional {",
       "if other.isOptional != attribute.isOptional {"),
+    m("Y40", "sync", SYNC_SESSION, "a model new here keeps the members its source listed whose held to-one names another model",  # MergeRuleScenarioTests.aMoveThatLosesIntoAProjectNewHereLeavesNoMemberBehind
+      "if before == nil, let after { leaveOutMembersNamingOthers(parts, id: id, row: after) }",
+      "if false, let after { leaveOutMembersNamingOthers(parts, id: id, row: after) }"),
 ]
 
 MUTATIONS += SYNC_MUTATIONS
