@@ -272,9 +272,12 @@ struct MergeSession {
     /// For each to-one relationship of `id` whose inverse is a to-many that follows it: removes
     /// `id` from the members of the model it named before and adds it to the one it names after.
     /// A model not held here (not arrived yet) is skipped: it arrives with its members in step.
+    /// A model new here (`before` is `nil`) arrives with the members its source lists; each of
+    /// those held here whose to-one names another model is left out, since the to-one decides.
     private mutating func keepInStep(_ parts: SyncedParts, id: PersistentIdentifier,
                                      before: [String: SnapshotValue]?, after: [String: SnapshotValue]?) {
         trackUniqueOwners(id, entity: parts.entity, after: after)
+        if before == nil, let after { leaveOutMembersNamingOthers(parts, id: id, row: after) }
         for (name, leader) in parts.leaders.sorted(by: { $0.key < $1.key }) {
             let old = before?[name] ?? .null, new = after?[name] ?? .null
             guard old != new else { continue }
@@ -282,6 +285,22 @@ struct MergeSession {
                                              ToManyChange(removed: [id.primaryKey])) }
             if new != .null { changeFollower(PersistentIdentifier(entityName: leader.destination, primaryKey: new), leader.inverse,
                                              ToManyChange(added: [id.primaryKey])) }
+        }
+    }
+
+    /// Removes from the followers of a row new here the members held here whose to-one names
+    /// another model: the source listed them as it held them, before this side's later move
+    /// (which, already held here, will not arrive to correct the list).
+    private mutating func leaveOutMembersNamingOthers(_ parts: SyncedParts, id: PersistentIdentifier, row: [String: SnapshotValue]) {
+        for (name, inverse) in parts.followers.sorted(by: { $0.key < $1.key }) {
+            guard let memberEntity = parts.entity.relationships.first(where: { $0.name == name })?.destination else { continue }
+            let strays = ModelDating.members(row[name]).filter { member in
+                let memberID = PersistentIdentifier(entityName: memberEntity, primaryKey: member)
+                // A failed read keeps the member; the save's own reads report store failures.
+                guard let held = save.pendingRow(memberID) ?? (try? destination.row(memberID)) ?? nil else { return false }
+                return (held[inverse] ?? .null) != id.primaryKey
+            }
+            if !strays.isEmpty { save.changeMembers(id, stored: row, relationship: name, ToManyChange(removed: strays)) }
         }
     }
 

@@ -15,10 +15,7 @@ import Testing
     }
 
     /// Inserts, overlapping updates, deletes, to-one and to-many changes; labels named apart.
-    @Test(.disabled("""
-        defect: about one run in eight leaves a replica listing a task in the tasks of a project its to-one does not name \
-        (replay: theRunOfSeed583361392Converges)
-        """))
+    @Test
     func replicasConvergeToTheModelOfTheMergeRules() async throws {
         let totals = try await runs(uniqueCollisions: false)
         for kind in SyncEdit.Kind.allCases where kind != .nullified || FullTestRun.isEnabled {
@@ -39,7 +36,7 @@ import Testing
     /// task into a project it just inserted; the other, not having seen that, appends the task to
     /// another project's tasks and syncs first; the first replica's later move wins, yet after
     /// quiescing it still lists the task in the other project's tasks (the remote does not).
-    @Test(.disabled("defect: replica 0 lists task AD2FAD1A… in project F84F2609…'s tasks while the task names project F1F64A8A…"))
+    @Test
     func theRunOfSeed583361392Converges() async throws {
         let (_, failures) = try await ConvergenceRun(seed: 583_361_392, rounds: 6, replicaCount: 2, uniqueCollisions: false).run()
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")

@@ -53,7 +53,7 @@ import Testing
     /// two projects' tasks): A moves a task into a new project P1; B, not having seen it, moves
     /// it into P2 and syncs first, so A's move is dated later and wins. Each move appends to the
     /// project's tasks (`toMany`) or sets the task's project. P2 must not list the task anywhere.
-    /// (This scenario passes: the run's failure needs more of its history; replay the seed.)
+    /// (The run's failure needed P2 to be new to A: see the next scenario.)
     @Test(arguments: [false, true])
     func aMoveThatLosesToALaterMoveLeavesNoMemberBehind(toMany: Bool) async throws {
         let replicas = try Replicas()
@@ -88,6 +88,41 @@ import Testing
             #expect(rows.tasks[task.id]?.project == first.id, "\(name): the later move wins")
             #expect(rows.projects[first.id]?.tasks == [task.id], "\(name): the first project lists the task")
             #expect(rows.projects[second.id]?.tasks == [member.id], "\(name): the second project does not list the task")
+        }
+    }
+
+    /// The smallest case of seed 583361392: as above, but P2 is new to A (B inserts it in the save
+    /// that moves the task into it). A's round dates its move later, then pulls P2's insert, which
+    /// lists the task as the remote holds it; A's move, already held on A, does not arrive again to
+    /// correct that list, so P2 must arrive on A without the task.
+    @Test(arguments: [false, true])
+    func aMoveThatLosesIntoAProjectNewHereLeavesNoMemberBehind(toMany: Bool) async throws {
+        let replicas = try Replicas()
+        let contextA = ModelContext(replicas.a)
+        let task = SyncTask(title: "task", priority: 0, done: false, owner: "A")
+        contextA.insert(task)
+        try contextA.save()
+        try await replicas.quiesce()
+
+        let first = SyncProject(name: "first", owner: "A")
+        contextA.insert(first)
+        if toMany { first.tasks.append(task) } else { task.project = first }
+        try contextA.save()
+        let contextB = ModelContext(replicas.b)
+        let taskB = try #require(try contextB.fetch(FetchDescriptor<SyncTask>()).first { $0.id == task.id })
+        let second = SyncProject(name: "second", owner: "B")
+        contextB.insert(second)
+        if toMany { second.tasks.append(taskB) } else { taskB.project = second }
+        try contextB.save()
+        try await replicas.sync(replicas.replicatorB)
+
+        try await replicas.quiesce()
+
+        for (name, container) in [("A", replicas.a), ("B", replicas.b), ("the remote", replicas.remote)] {
+            let rows = try SyncRows(container)
+            #expect(rows.tasks[task.id]?.project == first.id, "\(name): the later move wins")
+            #expect(rows.projects[first.id]?.tasks == [task.id], "\(name): the first project lists the task")
+            #expect(rows.projects[second.id]?.tasks == [], "\(name): the second project does not list the task")
         }
     }
 

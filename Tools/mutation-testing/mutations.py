@@ -588,6 +588,9 @@ SYNC_MUTATIONS += [
     m("Y37", "sync", SYNC_CLOCK, "a saved clock far ahead of the wall clock is resumed from",  # SyncClockSafetyTests.aDamagedLocalClockIsCorruptSyncState (traps)
       "if let problem = Self.problem(with: mark, wallClock: wallClock()) {",
       "if let problem = Self.problem(with: mark, wallClock: wallClock()), false {"),
+    m("Y40", "sync", SYNC_SESSION, "a model new here keeps the members its source listed whose held to-one names another model",  # MergeRuleScenarioTests.aMoveThatLosesIntoAProjectNewHereLeavesNoMemberBehind
+      "if before == nil, let after { leaveOutMembersNamingOthers(parts, id: id, row: after) }",
+      "if false, let after { leaveOutMembersNamingOthers(parts, id: id, row: after) }"),
 ]
 
 MUTATIONS += SYNC_MUTATIONS
