@@ -43,12 +43,7 @@ struct HybridLogicalClock: Sendable {
     /// last reading's milliseconds with the counter one higher (the next millisecond when the
     /// counter is at its maximum).
     mutating func tick() -> HybridLogicalTimestamp {
-        tick(at: wallClock())
-    }
-
-    /// A new reading as ``tick()`` makes it, with `now` standing for the wall clock: a change's
-    /// save time, so that an edit made offline is dated when it was made.
-    mutating func tick(at now: Int64) -> HybridLogicalTimestamp {
+        let now = wallClock()
         let reading = now > milliseconds
             ? HybridLogicalTimestamp(milliseconds: now, counter: 0, replica: replica)
             : HybridLogicalTimestamp(milliseconds: milliseconds, counter: counter, replica: replica).next(by: replica)

@@ -15,8 +15,6 @@ extension SyncRound {
                                       wallClock: configuration.wallClock)
         var save = SyncSave()
         var models: [PersistentIdentifier] = []
-        // When the app saved each model's latest change: what dates it (not this round's time).
-        var savedAt: [PersistentIdentifier: Int64] = [:]
         var appTransactions = 0, replicatorTransactions = 0
         var through = state.stampedThrough
         do {
@@ -27,11 +25,7 @@ extension SyncRound {
                 for transaction in transactions {
                     if Self.isReplicatorAuthored(transaction) { replicatorTransactions += 1; continue }
                     appTransactions += 1
-                    let milliseconds = Int64((transaction.timestamp.timeIntervalSince1970 * 1000).rounded(.down))
-                    for id in changedModels(transaction) {
-                        if seen.insert(id).inserted { models.append(id) }
-                        savedAt[id] = milliseconds
-                    }
+                    for id in changedModels(transaction) where seen.insert(id).inserted { models.append(id) }
                 }
                 through = last.transactionIdentifier
             }
@@ -46,7 +40,7 @@ extension SyncRound {
             guard let parts = replicator.parts[id.entityName] else { continue }
             let row = try local.row(id)
             let record = try SyncStateRows.clocks(of: id, in: local)
-            let fresh: ModelDating.Fresh = { _ in Self.reading(of: &clock, savedAt: savedAt[id]) }
+            let fresh: ModelDating.Fresh = { _ in clock.tick() }
             guard let (clocks, changed) = ModelDating.date(row, record: record, parts: parts, fresh: fresh), changed else { continue }
             try SyncStateRows.write(clocks, of: id, into: &save)
         }
@@ -59,17 +53,6 @@ extension SyncRound {
         guard existing == nil || !save.isEmpty || movesEnough else { return }
         if let current = currentState() { SyncStateRows.write(current, into: &save) }
         try local.save(save, author: Self.authorPrefix + "/stamp")
-    }
-
-    /// A reading of `clock` for a change the app saved at `savedAt` (milliseconds since 1970):
-    /// the clock's rules applied to the save's time instead of the wall clock's, so an edit made
-    /// offline is dated when it was made, and still after every reading the replica made or
-    /// received before (causality). Without the save's time (history no longer holds it): a
-    /// reading now. A save time after the clock's wall time (the store's clock ahead of the
-    /// replica's) counts as now: never later than the round.
-    static func reading(of clock: inout HybridLogicalClock, savedAt: Int64?) -> HybridLogicalTimestamp {
-        guard let savedAt else { return clock.tick() }
-        return clock.tick(at: min(savedAt, clock.wallClock()))
     }
 
     /// Every model of `store` that is synced: its rows and its clock records (deleted models).

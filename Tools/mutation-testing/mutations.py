@@ -567,9 +567,6 @@ SYNC_LINEAGE = "Sources/StoreSync/SyncRound+Lineage.swift"
 SYNC_MUTATIONS += [
     m("Y20", "sync", SYNC_STAMP, "the stamp position moves over a batch of replicator saves: its own save is the next batch, forever",  # SyncBookkeepingAndDatingTests.idleRoundsWithASmallBatchWriteNothing
       "replicatorTransactions >= SkippedStretch.worthASave", "replicatorTransactions >= max(1, configuration.batchSize)"),
-    m("Y21", "sync", SYNC_STAMP, "a local change is dated by the round, not by when the app saved it",  # SyncBookkeepingAndDatingTests.anOfflineEditIsDatedByItsSaveNotByTheRound
-      "let fresh: ModelDating.Fresh = { _ in Self.reading(of: &clock, savedAt: savedAt[id]) }",
-      "let fresh: ModelDating.Fresh = { _ in Self.reading(of: &clock, savedAt: nil) }"),
     m("Y22", "sync", SYNC_LINEAGE, "a store restored from a backup keeps its replica ID: its new saves are taken for applied",  # SyncRestoredStoreTests.aDeviceRestoredFromABackupForksAndLosesNothing
       "guard pushed > (try local.currentTransaction()) else { return }", "guard false else { return }"),
     m("Y30", "sync", SYNC_CLOCK, "a clock reading far ahead of the wall clock is taken in",  # SyncClockSafetyTests.aPoisonReadingOnTheRemoteIsRefusedAndNothingIsApplied, theSkewLimitIsOneDay
