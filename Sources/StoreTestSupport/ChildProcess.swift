@@ -65,13 +65,6 @@ public final class ChildProcess {
     }
 }
 
-/// A fresh directory for one test.
-public func temporaryDirectory() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appending(path: "store-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
-}
-
 /// Busy-waits up to `maximumNanoseconds`, a random amount: not to synchronise anything, but to
 /// move a kill to a random point of the child's work.
 public func randomPause(maximumNanoseconds: UInt64, using generator: inout some RandomNumberGenerator) {
