@@ -41,6 +41,9 @@ extension EntityRows {
         var limit = slotByKey.count / 2
         if walk != nil { limit = min(limit, Self.lookupLimitBesideAWalk) }
         if let keys = smallestLookup(request.query.filter, limit: limit) {
+            // One key (`$0.id == value`, an equality that one row holds): its slot, without a
+            // set and a sort (about 2,000 instructions of a fetch by id, callgrind).
+            if keys.count == 1 { return .lookup(slotByKey[keys[0]].map { [$0] } ?? []) }
             var found = Set<Int>()
             for key in keys { if let slot = slotByKey[key] { found.insert(slot) } }
             return .lookup(found.sorted())

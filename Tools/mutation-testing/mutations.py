@@ -39,6 +39,8 @@ EVALUATOR = "Sources/StoreBuildingBlocks/QueryEvaluator.swift"
 ATTRIBUTE_INDEX = "Sources/StoreBuildingBlocks/AttributeIndex.swift"
 CANDIDATES = "Sources/StoreBuildingBlocks/IndexedCandidates.swift"
 COLUMN_FILTER = "Sources/StoreBuildingBlocks/ColumnFilter.swift"
+TRANSLATION_CACHE = "Sources/StoreProtocol/Query/QueryTranslationCache.swift"
+TRANSLATABLE = "Sources/StoreProtocol/Query/PredicateExpressions+QueryTranslatable.swift"
 COLUMN_SCAN = "Sources/StoreBuildingBlocks/ColumnScan.swift"
 TOP_ROWS = "Sources/StoreBuildingBlocks/TopRows.swift"
 RELATIONSHIPS = "Sources/StoreProtocol/Container/ModelContext+Relationships.swift"
@@ -189,6 +191,15 @@ MUTATIONS = [
       "matches = result\n                        } else {", "matches = true\n                        } else {"),
     m("Q20", "query", CHUNKS, "a chunk splits at the wrong place and loses its order",
       "chunks.insert(upper, at: chunk + 1)", "chunks.insert(upper, at: chunk)"),
+    # The cache of predicate translations by shape (QueryTranslationCacheTests).
+    m("P90", "query", TRANSLATION_CACHE, "two predicates of one expression type with other key paths share a translation",
+      "        shape.keyPaths.append(keyPath)\n", ""),
+    m("P91", "query", TRANSLATABLE, "two predicates of one expression type with other comparison operators share a translation",
+      "case .lessThanOrEqual: reader.add(operator: 1)", "case .lessThanOrEqual: reader.add(operator: 0)"),
+    m("P92", "query", TRANSLATION_CACHE, "a NaN value put into a cached translation is not folded",
+      "return .expression(reader.hasNaN ? expression.foldingNaNComparisons() : expression)", "return .expression(expression)"),
+    m("P93", "query", TRANSLATION_CACHE, "a value bound by optional chaining is put in where it is unwrapped, not where it is used",
+      ".ifPresent(wrapped.substituting(values), then: then.substituting(values))", ".ifPresent(wrapped.substituting(values), then: then)"),
     m("P02", "query", DESCRIPTOR, "fetchLimit off by one", "min(results.endIndex, start + max(0, $0))", "min(results.endIndex, start + max(0, $0) + 1)"),
 
     # Relationships in the context.

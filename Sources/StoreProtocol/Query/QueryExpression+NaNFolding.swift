@@ -43,7 +43,7 @@ extension QueryExpression {
 
 extension SnapshotValue {
     /// Whether the value is NaN, or a `Date` whose interval is NaN: equal to nothing, ordered with nothing.
-    fileprivate var isNaN: Bool {
+    var isNaN: Bool {
         switch self {
         case .double(let value): value.isNaN
         case .date(let value): value.timeIntervalSinceReferenceDate.isNaN

@@ -16,6 +16,11 @@ extension FetchQuery {
     /// the constant it always is, `false` (`true` for `!=`), and NaN is left out of `contains`
     /// lists: NaN equals nothing and orders with nothing in Swift, where SQL databases find it
     /// equal to itself, so no store has to render one. (A NaN inside `??` stays.)
+    ///
+    /// A predicate translated whole is translated once per shape: the same `#Predicate` built
+    /// again with other captured values reuses the first one's translation with its own values
+    /// put in (a bounded, thread-safe cache keyed by the model, the expression's type, its key
+    /// paths and operators).
     /// - Complexity: O(*n*) in the size of the predicate and the number of sort descriptors.
     public init<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) {
         self.init(
@@ -25,6 +30,7 @@ extension FetchQuery {
 
     static func filter<T: PersistentModel>(_ predicate: Predicate<T>?) -> Filter {
         guard let predicate else { return .all }
+        if let cached = QueryTranslationCache.filter(predicate) { return cached }
         var translator = QueryTranslator(model: T.self, root: predicate.variable.key)
         do {
             return .expression(try translator.translate(predicate.expression).foldingNaNComparisons())
@@ -72,6 +78,9 @@ struct QueryUntranslatable: Error {
 /// by conditional conformances in PredicateExpressions+QueryTranslatable.swift).
 protocol QueryTranslatable {
     func queryExpression(_ translator: inout QueryTranslator) throws(QueryUntranslatable) -> QueryExpression
+    /// Reads the node's part of the predicate's shape and its values, in the order
+    /// ``queryExpression(_:)`` meets them (see ``QueryTranslationCache``).
+    func readShape(_ reader: inout PredicateShapeReader)
 }
 
 /// Walks a predicate's expression tree.
@@ -82,15 +91,28 @@ struct QueryTranslator {
     let attributeName: (AnyKeyPath) -> String?
     /// Variables bound by optional chaining, to the expression they unwrap.
     var bound: [PredicateExpressions.VariableID: QueryExpression] = [:]
+    /// Whether captured values become numbered parameters, `.constant(.int(n))` (and `[.int(n)]`
+    /// for the constants of `contains`), for ``QueryTranslationCache``.
+    let parameterizes: Bool
+    /// How many parameters the translation has made.
+    private(set) var parameterCount = 0
     #if DEBUG
     /// A deliberate mistake, for the tests that show the conformance suite catches one.
     let fault = QueryTranslationFault.active
     #endif
 
-    init<T: PersistentModel>(model: T.Type, root: PredicateExpressions.VariableID) {
+    init<T: PersistentModel>(model: T.Type, root: PredicateExpressions.VariableID, parameterizes: Bool = false) {
         self.root = root
+        self.parameterizes = parameterizes
         let attributes = ModelAttributes.of(T.self)
         attributeName = { attributes.attributeName(of: $0) }   // a relationship is no value a store compares
+    }
+
+    /// The next parameter, when the translation ``parameterizes``; `nil` otherwise.
+    mutating func nextParameter() -> SnapshotValue? {
+        guard parameterizes else { return nil }
+        defer { parameterCount += 1 }
+        return .int(Int64(parameterCount))
     }
 
     /// The translation of an expression, or why it has none.
