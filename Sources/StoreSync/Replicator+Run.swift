@@ -80,8 +80,8 @@ extension Replicator {
 
     private func isNews(_ transaction: DefaultHistoryTransaction, from container: ModelContainer) -> Bool {
         guard SyncRound.isReplicatorAuthored(transaction) else { return true }
-        guard container === remote, let (origin, _, merged) = SyncRound.origin(of: transaction) else { return false }
+        guard container === remote, let applied = SyncRound.origin(of: transaction) else { return false }
         let own = try? SyncStateRows.replicaState(in: localStore)?.replicaID
-        return origin != own || merged
+        return applied.origin != own || applied.merged
     }
 }

@@ -3,10 +3,11 @@ import Foundation
 
 extension SyncRound {
     /// Applies the local side's dated transactions after this replica's push position (read from
-    /// the remote) to the remote, under the remote's exclusive access: one remote save per local
-    /// transaction holding its data as the local rows are now, the remote clock records and this
-    /// replica's applied transaction. Replicator saves are skipped (no echo). A local history that
-    /// no longer reaches back to the position is replaced by a push of every dated local model
+    /// the remote) to the remote, under the remote's exclusive access: one remote save per batch
+    /// of up to `batchSize` local transactions, holding their data as the local rows are now, the
+    /// remote clock records and this replica's last applied transaction, authored by the range it
+    /// applies (``OriginRange``). Replicator saves are skipped (no echo). A local history that no
+    /// longer reaches back to the position is replaced by a push of every dated local model
     /// (``pushResync()``).
     mutating func push() throws {
         guard let state else { return }
@@ -27,24 +28,16 @@ extension SyncRound {
                     return false
                 }
                 guard !transactions.isEmpty else { return false }
-                for transaction in transactions {
-                    guard !Self.isReplicatorAuthored(transaction) else {
-                        report.skippedTransactions += 1
-                        skipped.pass(transaction.transactionIdentifier)
-                        continue
-                    }
+                let sending = transactions.filter { !Self.isReplicatorAuthored($0) }
+                report.skippedTransactions += transactions.count - sending.count
+                if !sending.isEmpty {
+                    try pushSave(sending, origin: state.replicaID)
                     skipped = SkippedStretch()
-                    enter(.pushSave)
-                    var session = remoteSession()
-                    try send(changedModels(transaction), from: local, fresh: nil, into: &session)
-                    for (id, clocks) in session.received { try HybridLogicalClock.check(clocks, of: id, wallClock: configuration.wallClock) }
-                    SyncStateRows.writeAppliedOrigin(state.replicaID, transaction.transactionIdentifier, into: &session.save)
-                    let marker = session.mergedUniqueKeys ? "/" + Self.mergedMarker : ""
-                    try remote.save(session.save,
-                                    author: "\(Self.authorPrefix)/\(state.replicaID)/\(transaction.transactionIdentifier)\(marker)")
-                    report.pushedTransactions += 1
-                    report.appliedChanges += session.appliedChanges
-                    reportResolutions(session.resolutions)
+                }
+                // The replicator saves after the last one sent: passed, and remembered.
+                let sentThrough = sending.last?.transactionIdentifier ?? position
+                for transaction in transactions where transaction.transactionIdentifier > sentThrough {
+                    skipped.pass(transaction.transactionIdentifier)
                 }
                 if skipped.isWorthASave {
                     var save = SyncSave()
@@ -58,6 +51,25 @@ extension SyncRound {
         }
     }
 
+    /// Applies local transactions (app saves, oldest first) to the remote in one save: the models
+    /// they changed as the local rows are now, their clock records, and `origin`'s applied
+    /// transaction at the last of them. The models' rows and records are read ahead on both sides.
+    /// Call it under the remote's exclusive access.
+    private mutating func pushSave(_ transactions: [DefaultHistoryTransaction], origin: String) throws {
+        guard let first = transactions.first?.transactionIdentifier, let last = transactions.last?.transactionIdentifier else { return }
+        enter(.pushSave)
+        let ids = transactions.flatMap { changedModels($0) }
+        var session = try remoteSession(readingAhead: ids)
+        try send(ids, from: try readingAhead(ids, in: local), fresh: nil, into: &session)
+        for (id, clocks) in session.received { try HybridLogicalClock.check(clocks, of: id, wallClock: configuration.wallClock) }
+        SyncStateRows.writeAppliedOrigin(origin, last, into: &session.save)
+        let applied = OriginRange(origin: origin, first: first, last: last, merged: session.mergedUniqueKeys)
+        try remote.save(session.save, author: applied.author)
+        report.pushedTransactions += transactions.count
+        report.appliedChanges += session.appliedChanges
+        reportResolutions(session.resolutions)
+    }
+
     /// The local history no longer reaches back to this replica's push position: every dated
     /// local model (rows and clock records) is merged into the remote, in one save with the push
     /// position at the stamp position. The merge keeps what the remote holds later.
@@ -65,22 +77,24 @@ extension SyncRound {
     mutating func pushResync(_ state: SyncStateRows.ReplicaState) throws {
         let ids = try allSyncedModels(in: local)
         enter(.pushSave)
-        var session = remoteSession()
+        var session = try remoteSession()
         try send(ids, from: local, fresh: nil, into: &session)
         for (id, clocks) in session.received { try HybridLogicalClock.check(clocks, of: id, wallClock: configuration.wallClock) }
         SyncStateRows.writeAppliedOrigin(state.replicaID, state.stampedThrough, into: &session.save)
-        let marker = session.mergedUniqueKeys ? "/" + Self.mergedMarker : ""
-        try remote.save(session.save, author: "\(Self.authorPrefix)/\(state.replicaID)/\(state.stampedThrough)\(marker)")
+        let applied = OriginRange(origin: state.replicaID, first: state.stampedThrough, last: state.stampedThrough,
+                                  merged: session.mergedUniqueKeys)
+        try remote.save(session.save, author: applied.author)
         report.resynced = true
         report.appliedChanges += session.appliedChanges
         reportResolutions(session.resolutions)
     }
 
-    /// A merge session into the remote. A remote value that no clock dates (an app wrote it there
-    /// directly, and no push touched the model since) is dated just after what the remote's record
-    /// held, by the remote's name: a replica's edit made after it pulled the value is later.
-    private func remoteSession() -> MergeSession {
+    /// A merge session into the remote (with the rows and records of `ids` read ahead). A remote
+    /// value that no clock dates (an app wrote it there directly, and no push touched the model
+    /// since) is dated just after what the remote's record held, by the remote's name: a
+    /// replica's edit made after it pulled the value is later.
+    private func remoteSession(readingAhead ids: [PersistentIdentifier] = []) throws -> MergeSession {
         let floor = HybridLogicalTimestamp(milliseconds: 0, counter: 0, replica: remote.identifier)
-        return session(into: remote, heldFresh: { ModelDating.after($0, floor: floor) })
+        return session(into: ids.isEmpty ? remote : try readingAhead(ids, in: remote), heldFresh: { ModelDating.after($0, floor: floor) })
     }
 }

@@ -17,8 +17,9 @@ struct SyncRound {
 
     func enter(_ phase: SyncPhase) { configuration.phaseHandler?(phase) }
 
-    /// The author of the saves a replicator makes: `StoreSync/<origin>/<transaction>` for the
-    /// changes of one origin transaction, `StoreSync/<what>` for its own bookkeeping.
+    /// The author of the saves a replicator makes: `StoreSync/<origin>/<first>-<last>` for the
+    /// changes of a run of origin transactions (see ``OriginRange``), `StoreSync/<what>` for its
+    /// own bookkeeping.
     static let authorPrefix = "StoreSync"
 
     /// Whether a transaction was saved by a replicator (never sent on: no echo).
@@ -26,18 +27,40 @@ struct SyncRound {
         transaction.author == authorPrefix || transaction.author?.hasPrefix(authorPrefix + "/") == true
     }
 
-    /// The origin and its transaction number of a transaction read from `store`: the replica and
-    /// number its author names for a replicator's save of one origin transaction
-    /// (`StoreSync/<origin>/<n>`, with `/merged` when the save merged models on a unique key, which
-    /// the origin must then pull too); the store and the transaction's own number for a save by an
-    /// app; `nil` for a replicator's bookkeeping.
-    static func origin(of transaction: DefaultHistoryTransaction) -> (origin: String, number: Int64, merged: Bool)? {
+    /// The origin transactions one replicator save applied: transactions `first` through `last`
+    /// of replica `origin` (the replicator saves among them passed), with `merged` when the save
+    /// merged models on a unique key, which the origin must then pull too.
+    ///
+    /// The author names them `StoreSync/<origin>/<first>-<last>`, or `StoreSync/<origin>/<n>` for
+    /// one (the only form before saves were batched: stores written then hold it), with `/merged`
+    /// after a unique-key merge.
+    struct OriginRange: Equatable {
+        var origin: String
+        var first: Int64
+        var last: Int64
+        var merged = false
+
+        /// The author of the save that applies this range.
+        var author: String {
+            let numbers = first == last ? "\(last)" : "\(first)-\(last)"
+            return "\(SyncRound.authorPrefix)/\(origin)/\(numbers)" + (merged ? "/" + SyncRound.mergedMarker : "")
+        }
+    }
+
+    /// The origin transactions a transaction read from a store applied: the range its author
+    /// names for a replicator's save of origin transactions; the store and the transaction's own
+    /// number for a save by an app; `nil` for a replicator's bookkeeping (or an author this
+    /// version cannot read).
+    static func origin(of transaction: DefaultHistoryTransaction) -> OriginRange? {
         guard isReplicatorAuthored(transaction) else {
-            return (transaction.storeIdentifier, transaction.transactionIdentifier, false)
+            return OriginRange(origin: transaction.storeIdentifier, first: transaction.transactionIdentifier,
+                               last: transaction.transactionIdentifier)
         }
         let parts = transaction.author?.split(separator: "/", omittingEmptySubsequences: false) ?? []
-        guard parts.count == 3 || (parts.count == 4 && parts[3] == mergedMarker), let number = Int64(parts[2]) else { return nil }
-        return (String(parts[1]), number, parts.count == 4)
+        guard parts.count == 3 || (parts.count == 4 && parts[3] == mergedMarker) else { return nil }
+        let numbers = parts[2].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let first = Int64(numbers[0]), let last = numbers.count == 2 ? Int64(numbers[1]) : first, first <= last else { return nil }
+        return OriginRange(origin: String(parts[1]), first: first, last: last, merged: parts.count == 4)
     }
 
     /// The author suffix of a push save that merged models on a unique key.
@@ -76,6 +99,12 @@ struct SyncRound {
                 pending.append(PersistentIdentifier(entityName: id.entityName, primaryKey: survivor))
             }
         }
+    }
+
+    /// `store` with the rows and clock records of the models `ids` read ahead, for one save's
+    /// merge: two fetches per entity instead of two per model (see ``SyncStore/readingAhead(_:)``).
+    func readingAhead(_ ids: [PersistentIdentifier], in store: SyncStore) throws -> SyncStore {
+        try store.readingAhead(ids + ids.map(SyncStateRows.clockRecordID))
     }
 
     /// A merge session into `destination`.

@@ -9,6 +9,10 @@ final class SyncStore: Sendable {
     let history: any HistoryProviding<DefaultHistoryTransaction>
     let schema: Schema
     let identifier: String
+    /// The rows ``readingAhead(_:)`` read, by model; a model it looked for and found no row of is
+    /// in ``readAheadModels`` without a row here.
+    private let readAhead: [PersistentIdentifier: [String: SnapshotValue]]
+    private let readAheadModels: Set<PersistentIdentifier>
 
     /// The one store of `container`, which must keep history.
     /// - Throws: ``SyncError/Code/unsupportedStore`` for a container of several stores or a store
@@ -36,15 +40,51 @@ final class SyncStore: Sendable {
         self.history = history
         schema = store.schema
         identifier = store.identifier
+        readAhead = [:]
+        readAheadModels = []
+    }
+
+    /// `base` answering the models `models` from `rows`.
+    private init(_ base: SyncStore, rows: [PersistentIdentifier: [String: SnapshotValue]], models: Set<PersistentIdentifier>) {
+        store = base.store
+        history = base.history
+        schema = base.schema
+        identifier = base.identifier
+        readAhead = rows
+        readAheadModels = models
     }
 
     // MARK: Reading
 
     /// The stored values of one model, `nil` when the store holds none.
-    /// - Complexity: one fetch by primary key.
+    /// - Complexity: one fetch by primary key (none for a model read ahead).
     func row(_ id: PersistentIdentifier) throws -> [String: SnapshotValue]? {
+        if readAheadModels.contains(id) { return readAhead[id] }
         guard let entity = schema.entity(named: id.entityName) else { return nil }
         return try Self.row(of: entity.modelType, key: id.primaryKey, in: store)
+    }
+
+    /// This store with the rows of `ids` read in one fetch per entity, which ``row(_:)`` then
+    /// answers without a round trip to the store: for the models one replicator save merges,
+    /// which a server store would otherwise be asked for one by one.
+    ///
+    /// The rows are those of the moment it reads them: use the result for one save's reads and
+    /// drop it (a row saved since is not seen). Every other read goes to the store.
+    /// - Complexity: one fetch per entity, selecting the rows by primary key.
+    func readingAhead(_ ids: [PersistentIdentifier]) throws -> SyncStore {
+        var keys: [String: [SnapshotValue]] = [:], wanted = readAheadModels
+        for id in ids where wanted.insert(id).inserted { keys[id.entityName, default: []].append(id.primaryKey) }
+        var rows = readAhead, models = readAheadModels
+        for (entityName, keys) in keys.sorted(by: { $0.key < $1.key }) {
+            guard let entity = schema.entity(named: entityName),
+                  let fetched = try Self.rows(of: entity.modelType, keys: keys, in: store) else { continue }
+            for key in keys {
+                let id = PersistentIdentifier(entityName: entityName, primaryKey: key)
+                models.insert(id)
+                rows[id] = fetched[id]
+            }
+        }
+        return SyncStore(self, rows: rows, models: models)
     }
 
     /// Every row of an entity.
@@ -105,6 +145,26 @@ final class SyncStore: Sendable {
                 .first { $0.persistentIdentifier == id }?.values
         }
         return try rows(of: type, in: store)[id]
+    }
+
+    /// The rows of the models of `keys` (primary keys), fetched at once by `id`; `nil` when the
+    /// model's metadata lists no `id` or a key does not decode as one.
+    private static func rows<T: PersistentModel>(of type: T.Type, keys: [SnapshotValue],
+                                                 in store: some DataStore) throws -> [PersistentIdentifier: [String: SnapshotValue]]? {
+        guard let keyPath = idKeyPath(of: T.self) else { return nil }
+        var values: [T.ID] = []
+        for key in keys {
+            guard let value = try? SnapshotDecoder().decode(T.ID.self, from: key) else { return nil }
+            values.append(value)
+        }
+        let wanted = values
+        let byIDs = Predicate<T> { model in
+            PredicateExpressions.build_contains(
+                PredicateExpressions.build_Arg(wanted),
+                PredicateExpressions.build_KeyPath(root: model, keyPath: keyPath))
+        }
+        let fetched = try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<T>(predicate: byIDs))).fetchedSnapshots
+        return Dictionary(fetched.map { ($0.persistentIdentifier, $0.values) }, uniquingKeysWith: { first, _ in first })
     }
 
     private static func rows<T: PersistentModel>(of type: T.Type, in store: some DataStore) throws -> [PersistentIdentifier: [String: SnapshotValue]] {

@@ -321,7 +321,7 @@ struct TripsApp {
     }
 
     /// Whether `trips sync` saved a transaction: the replicator authors its saves "StoreSync/…"
-    /// (what a pull brought: "StoreSync/<origin>/<number>"; its own dating and positions change
+    /// (what a pull brought: "StoreSync/<origin>/<first>-<last>"; its own dating and positions change
     /// only its models, which badge nothing). Changes made elsewhere need a badge whoever made them.
     static func arrivedThroughSync(_ transaction: DefaultHistoryTransaction) -> Bool {
         transaction.author?.hasPrefix("StoreSync/") == true

@@ -14,9 +14,10 @@ import StoreTestSupport
 /// edit must survive as made. What is checked after each round:
 /// - A's rows as the child acknowledged its last save (the owner's rows' digest);
 /// - A, B and the remote hold the same rows;
-/// - exactly once: the replicator's transactions, authored "StoreSync/<origin>/<n>", name each
-///   (origin, n) once on the remote and once on the replica that pulled it; the n's of each
-///   origin are exactly that replica's app transactions (none missing, none extra).
+/// - exactly once: the replicator's transactions, authored "StoreSync/<origin>/<first>-<last>"
+///   (or "StoreSync/<origin>/<n>" for one), cover each (origin, n) once on the remote and once
+///   on the replica that pulled it; the n's of each origin they cover are exactly that replica's
+///   app transactions (none missing; every range starts and ends at one).
 struct SyncKillHarness {
     struct Figures {
         var rounds = 0
@@ -27,7 +28,8 @@ struct SyncKillHarness {
         /// Rounds whose child ended without entering the chosen phase.
         var phaseNotReached = 0
         var acknowledgedSaves = 0
-        /// Replicator transactions on the remote (pushes) and on the replicas (pulls), at the end.
+        /// App transactions applied by replicator transactions on the remote (pushes) and on the
+        /// replicas (pulls), at the end.
         var remoteTransactions = 0, pulledTransactions = 0
         /// (origin, n) pairs applied more than once, and app transactions missing on the other side.
         var appliedTwice = 0, lost = 0
@@ -179,13 +181,16 @@ struct ExactlyOnceLedger {
     var appliedTwice = 0, lost = 0
     var remoteApplied = 0, pulledApplied = 0
 
-    /// (origin, n) → how many transactions name it, from authors "StoreSync/<origin>/<n>".
-    static func applied(_ container: ModelContainer) throws -> [String: [Int64: Int]] {
-        var applied: [String: [Int64: Int]] = [:]
+    /// origin → the ranges of its transactions that replicator transactions applied, one per
+    /// transaction, from authors "StoreSync/<origin>/<first>-<last>" and "StoreSync/<origin>/<n>".
+    static func applied(_ container: ModelContainer) throws -> [String: [ClosedRange<Int64>]] {
+        var applied: [String: [ClosedRange<Int64>]] = [:]
         for transaction in try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()) {
             let parts = (transaction.author ?? "").split(separator: "/")
-            guard parts.count == 3, parts[0] == "StoreSync", let number = Int64(parts[2]) else { continue }
-            applied[String(parts[1]), default: [:]][number, default: 0] += 1
+            guard parts.count == 3, parts[0] == "StoreSync" else { continue }
+            let numbers = parts[2].split(separator: "-").compactMap { Int64($0) }
+            guard let first = numbers.first, let last = numbers.last, first <= last else { continue }
+            applied[String(parts[1]), default: []].append(first...last)
         }
         return applied
     }
@@ -202,25 +207,40 @@ struct ExactlyOnceLedger {
         if let unknown = Set(onRemote.keys).subtracting(originOfA + originOfB).first {
             problems.append("the remote holds transactions of origin \(unknown), which neither replica pulled")
         }
-        remoteApplied = onRemote.values.map { $0.values.reduce(0, +) }.reduce(0, +)
-        pulledApplied = [onA, onB].flatMap(\.values).map { $0.values.reduce(0, +) }.reduce(0, +)
-        func compare(_ side: String, _ applied: [Int64: Int], with app: Set<Int64>, of replica: String) {
+        let appA = try Self.appTransactions(a), appB = try Self.appTransactions(b)
+        /// (app transaction → how many ranges cover it, the range ends that are not app transactions).
+        func covered(_ ranges: [ClosedRange<Int64>], app: Set<Int64>) -> (counts: [Int64: Int], strays: Set<Int64>) {
+            var counts: [Int64: Int] = [:], strays = Set<Int64>()
+            for range in ranges {
+                for number in app where range.contains(number) { counts[number, default: 0] += 1 }
+                strays.formUnion([range.lowerBound, range.upperBound].filter { !app.contains($0) })
+            }
+            return (counts, strays)
+        }
+        func total(_ applied: [String: [ClosedRange<Int64>]]) -> Int {
+            applied.map { origin, ranges in
+                covered(ranges, app: originOfA.contains(origin) ? appA : appB).counts.values.reduce(0, +)
+            }.reduce(0, +)
+        }
+        remoteApplied = total(onRemote)
+        pulledApplied = total(onA) + total(onB)
+        func compare(_ side: String, _ ranges: [ClosedRange<Int64>], with app: Set<Int64>, of replica: String) {
+            let (applied, strays) = covered(ranges, app: app)
             let twice = applied.filter { $0.value > 1 }
             if !twice.isEmpty {
                 appliedTwice += twice.count
                 problems.append("\(side) applied \(replica)'s transactions \(twice.keys.sorted().prefix(5)) more than once")
             }
-            let missing = app.subtracting(applied.keys), extra = Set(applied.keys).subtracting(app)
+            let missing = app.subtracting(applied.keys)
             if !missing.isEmpty {
                 lost += missing.count
                 problems.append("\(side) lacks \(replica)'s app transactions \(missing.sorted().prefix(5))")
             }
-            if !extra.isEmpty { problems.append("\(side) holds \(replica) transactions \(extra.sorted().prefix(5)) that are not its app's") }
+            if !strays.isEmpty { problems.append("\(side) holds \(replica) transactions \(strays.sorted().prefix(5)) that are not its app's") }
         }
-        let appA = try Self.appTransactions(a), appB = try Self.appTransactions(b)
-        compare("the remote", originOfA.first.flatMap { onRemote[$0] } ?? [:], with: appA, of: "A")
-        compare("the remote", originOfB.first.flatMap { onRemote[$0] } ?? [:], with: appB, of: "B")
-        compare("B", originOfA.first.flatMap { onB[$0] } ?? [:], with: appA, of: "A")
-        compare("A", originOfB.first.flatMap { onA[$0] } ?? [:], with: appB, of: "B")
+        compare("the remote", originOfA.first.flatMap { onRemote[$0] } ?? [], with: appA, of: "A")
+        compare("the remote", originOfB.first.flatMap { onRemote[$0] } ?? [], with: appB, of: "B")
+        compare("B", originOfA.first.flatMap { onB[$0] } ?? [], with: appA, of: "A")
+        compare("A", originOfB.first.flatMap { onA[$0] } ?? [], with: appB, of: "B")
     }
 }

@@ -543,9 +543,10 @@ MUTATIONS += LOG_MUTATIONS
 # The replicator (StoreSync). The test that kills each is named after the mutation.
 SYNC_MUTATIONS = [
     m("Y1", "sync", SYNC_PUSH, "a push sends the replicator's own saves (pulled changes) back: echo",  # SyncEngineTests.noEcho
-      "guard !Self.isReplicatorAuthored(transaction) else {", "guard !Self.isReplicatorAuthored(transaction) || true else {"),
+      "let sending = transactions.filter { !Self.isReplicatorAuthored($0) }",
+      "let sending = transactions.filter { !Self.isReplicatorAuthored($0) || true }"),
     m("Y2", "sync", SYNC_PULL, "a pull applies an origin transaction it already applied",  # SyncEngineTests.positionsAreSavedWithTheDataAndNothingIsAppliedTwice
-      "try SyncStateRows.appliedOrigin(origin, in: local) < number else {", "true else {"),
+      "try appliedThrough(range.origin, pending: applied) < range.last else {", "true else {"),
     m("Y3", "sync", SYNC_MERGE, "per attribute, the earlier clock wins",  # SyncEngineTests.concurrentEditsOfOneAttributeConvergeOnTheLaterClock
       "var takesIncoming = theirs.clock > ours.clock", "var takesIncoming = theirs.clock < ours.clock"),
     m("Y4", "sync", SYNC_RESOLVER, "a deletion against a concurrent update is decided by the clocks, not for the deletion",  # SyncEngineTests.aDeletionWinsOverAConcurrentUpdate
@@ -599,6 +600,22 @@ SYNC_MUTATIONS += [
     m("Y40", "sync", SYNC_SESSION, "a model new here keeps the members its source listed whose held to-one names another model",  # MergeRuleScenarioTests.aMoveThatLosesIntoAProjectNewHereLeavesNoMemberBehind
       "if before == nil, let after { leaveOutMembersNamingOthers(parts, id: id, row: after) }",
       "if false, let after { leaveOutMembersNamingOthers(parts, id: id, row: after) }"),
+]
+
+# Batched replication (one destination save per batch, authors naming origin ranges, rows read ahead).
+SYNC_STORE = "Sources/StoreSync/SyncStore.swift"
+SYNC_MUTATIONS += [
+    m("Y70", "sync", SYNC_ROUND, "a range author is read as its first transaction",  # SyncBatchedSaveTests.authorsNameOneTransactionOrARange
+      "let last = numbers.count == 2 ? Int64(numbers[1]) : first,", "let last = Optional(first),"),
+    m("Y71", "sync", SYNC_ROUND, "a reversed range author is taken",  # SyncBatchedSaveTests.authorsNameOneTransactionOrARange
+      "first <= last else { return nil }", "true else { return nil }"),
+    m("Y72", "sync", SYNC_PUSH, "a pushed batch saves its first transaction as applied: the rest is pushed again",  # SyncBatchedSaveTests.transactionsTravelInBatchesExactlyOnce
+      "SyncStateRows.writeAppliedOrigin(origin, last, into: &session.save)",
+      "SyncStateRows.writeAppliedOrigin(origin, first, into: &session.save)"),
+    m("Y73", "sync", SYNC_PULL, "a pull saves each remote transaction alone",  # SyncBatchedSaveTests.transactionsTravelInBatchesExactlyOnce
+      "if let open = applied, open.origin == range.origin,", "if let open = applied, open.origin == range.origin, false,"),
+    m("Y74", "sync", SYNC_STORE, "a model read ahead is taken for absent",  # SyncBatchedSaveTests.transactionsTravelInBatchesExactlyOnce
+      "rows[id] = fetched[id]", "rows[id] = nil"),
 ]
 
 MUTATIONS += SYNC_MUTATIONS

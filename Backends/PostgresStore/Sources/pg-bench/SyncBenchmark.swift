@@ -29,8 +29,10 @@ struct SyncBenchmark {
         }
         let syncNamespace = server.namespace + "_sync", directNamespace = server.namespace + "_direct"
         let source = try local("source"), destination = try local("destination")
-        let push = try Replicator(local: source, remote: try remote(syncNamespace))
-        let pull = try Replicator(local: destination, remote: try remote(syncNamespace))
+        let phases = PhaseTimes()
+        let timed = SyncConfiguration(phaseHandler: { phases.enter($0) })
+        let push = try Replicator(local: source, remote: try remote(syncNamespace), configuration: timed)
+        let pull = try Replicator(local: destination, remote: try remote(syncNamespace), configuration: timed)
         let direct = try remote(directNamespace)
 
         // The same models on every side before the timed part.
@@ -40,8 +42,11 @@ struct SyncBenchmark {
         try insertModels(into: direct)
 
         try change(source, times: count)
+        phases.reset()
         let pushed = try milliseconds { _ = try blocking { try await push.sync() } }
+        let pushPhases = phases.reset()
         let pulled = try milliseconds { _ = try blocking { try await pull.sync() } }
+        let pullPhases = phases.reset()
         let saved = try milliseconds { try change(direct, times: count) }
         guard try values(destination) == values(source), try values(direct) == values(source) else {
             throw DataStoreError(.corruptStore, "the replicas differ after the benchmark's rounds")
@@ -54,6 +59,8 @@ struct SyncBenchmark {
         print("sync (\(build) build): \(count) one-attribute changes, one local JSON transaction each, milliseconds")
         print(String(format: "  push local → PostgresStore %10.1f   direct saves %10.1f   %6.2fx (goal ≤ 1.50x)", pushed, saved, pushed / saved))
         print(String(format: "  pull PostgresStore → local %10.1f   direct saves %10.1f   %6.2fx", pulled, saved, pulled / saved))
+        print("  push by phase: \(pushPhases)")
+        print("  pull by phase: \(pullPhases)")
 
         // The long-running mode's rate (SyncBenchmark+Run.swift).
         try longRunningRate(push, remote: try remote(syncNamespace), source: source)
@@ -82,6 +89,43 @@ struct SyncBenchmark {
 
     private func milliseconds(_ body: () throws -> Void) throws -> Double {
         try medianMilliseconds(1, body)
+    }
+}
+
+/// The time a replicator spends in each phase (from entering it to entering the next, or to the
+/// end of the timed round), and how often it enters it: where a round's time goes.
+final class PhaseTimes: @unchecked Sendable {
+    // @unchecked: every field is read and written under `lock`.
+    private let lock = NSLock()
+    private var current: (phase: SyncPhase, since: ContinuousClock.Instant)?
+    private var spent: [SyncPhase: (time: Duration, entries: Int)] = [:]
+
+    func enter(_ phase: SyncPhase) {
+        lock.withLock {
+            close()
+            current = (phase, .now)
+            spent[phase, default: (.zero, 0)].entries += 1
+        }
+    }
+
+    /// What was spent since the last reset, in milliseconds per phase; starts again.
+    @discardableResult
+    func reset() -> String {
+        lock.withLock {
+            close()
+            current = nil
+            defer { spent = [:] }
+            return SyncPhase.allCases.compactMap { phase in
+                spent[phase].map { spent in
+                    let milliseconds = Double(spent.time.components.seconds) * 1000 + Double(spent.time.components.attoseconds) / 1e15
+                    return "\(phase.rawValue) " + String(format: "%.1f ms (%d×)", milliseconds, spent.entries)
+                }
+            }.joined(separator: ", ")
+        }
+    }
+
+    private func close() {
+        if let current { spent[current.phase, default: (.zero, 0)].time += .now - current.since }
     }
 }
 

@@ -7,6 +7,7 @@ import StoreProtocol
 // starts one):
 //
 //   bash Scripts/with-postgres.sh swift run -c release pg-bench [--quick]
+//   bash Scripts/with-postgres.sh swift run -c release pg-bench sync [CHANGES]   (the sync section alone)
 //
 // Times are medians in milliseconds; the last column is PostgresStore / plain postgres-nio.
 // --quick runs every benchmark a few times on fewer rows, to check that they still run.
@@ -23,6 +24,11 @@ do {
     var configuration = try PostgresStoreConfiguration(location: StoreLocation(parsing: url))
     configuration.namespace = "bench_" + UUID().uuidString.prefix(8).lowercased()
     configuration.schema = Schema(BenchItem.self)
+    if CommandLine.arguments.dropFirst().first == "sync" {
+        let changes = CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? rows
+        try SyncBenchmark(server: configuration, count: changes).run()
+        exit(0)
+    }
     let store = try PostgresStore(configuration)
     let plain = try PlainPostgres(configuration)
     let sqlite = try SQLitePeer()

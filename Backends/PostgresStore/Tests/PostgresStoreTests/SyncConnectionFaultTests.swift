@@ -99,22 +99,17 @@ struct SyncConnectionFaultTests {
         let remoteRows = try SyncFixture.rows(remote)
         #expect(try SyncFixture.rows(replicas[0]) == remoteRows)
         #expect(try SyncFixture.rows(replicas[1]) == remoteRows)
-        let remoteAuthors = try SyncFixture.replicatedAuthors(remote)
-        #expect(remoteAuthors.values.allSatisfy { $0 == 1 }, "applied twice on the server: \(remoteAuthors.filter { $0.value > 1 })")
+        let remoteRanges = try SyncFixture.replicatedRanges(remote)
         // Each replica's own saves are on the server once each, under one origin.
-        var origins: [String: Set<Int64>] = [:]
-        for author in remoteAuthors.keys {
-            let parts = author.split(separator: "/")
-            origins[String(parts[1]), default: []].insert(Int64(parts[2]) ?? -1)
-        }
         for replica in replicas {
             let own = try SyncFixture.appTransactions(replica)
-            #expect(origins.values.contains(own), "a replica's saves \(own.sorted()) are not on the server exactly: \(origins.mapValues { $0.sorted() })")
-            let pulled = try SyncFixture.replicatedAuthors(replica)
-            #expect(pulled.values.allSatisfy { $0 == 1 }, "applied twice locally: \(pulled.filter { $0.value > 1 })")
+            #expect(remoteRanges.values.contains { SyncFixture.appliesExactly($0, own) },
+                    "a replica's saves \(own.sorted()) are not on the server exactly once: \(remoteRanges)")
+            let pulled = try SyncFixture.replicatedRanges(replica)
+            #expect(pulled.values.allSatisfy(SyncFixture.disjoint), "applied twice locally: \(pulled)")
         }
         print("connection faults: \(faults.total) injected (\(faults.injected.map { "\($0.key.rawValue) \($0.value)" }.sorted().joined(separator: ", "))), "
-              + "\(failedRounds) rounds failed and were retried, \(remoteRows.count) rows, \(remoteAuthors.count) replicated transactions on the server")
+              + "\(failedRounds) rounds failed and were retried, \(remoteRows.count) rows, \(remoteRanges.values.map(\.count).reduce(0, +)) replicated transactions on the server")
         #expect(faults.total > 0)
     }
 

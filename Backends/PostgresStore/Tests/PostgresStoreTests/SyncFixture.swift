@@ -56,18 +56,33 @@ struct SyncFixture {
         try context.fetch(FetchDescriptor<HelperEntry>(predicate: #Predicate { $0.id == id })).first
     }
 
-    /// How many times each replicated transaction ("StoreSync/<origin>/<n>", with or without the
-    /// "/merged" a unique-key merge adds; not the stamps, positions or resyncs) occurs in a
-    /// container's history.
-    static func replicatedAuthors(_ container: ModelContainer) throws -> [String: Int] {
-        var counts: [String: Int] = [:]
+    /// The origin transactions each replicated transaction in a container's history applied, by
+    /// origin: from authors "StoreSync/<origin>/<first>-<last>" (a batch) and "StoreSync/<origin>/<n>",
+    /// with or without the "/merged" a unique-key merge adds; not the stamps, positions or resyncs.
+    static func replicatedRanges(_ container: ModelContainer) throws -> [String: [ClosedRange<Int64>]] {
+        var ranges: [String: [ClosedRange<Int64>]] = [:]
         for transaction in try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()) {
             guard let author = transaction.author, author.hasPrefix("StoreSync/") else { continue }
             let parts = author.split(separator: "/")
             guard parts.count >= 3 else { continue }
-            counts[parts.prefix(3).joined(separator: "/"), default: 0] += 1
+            let numbers = parts[2].split(separator: "-").compactMap { Int64($0) }
+            guard let first = numbers.first, let last = numbers.last, first <= last else { continue }
+            ranges[String(parts[1]), default: []].append(first...last)
         }
-        return counts
+        return ranges
+    }
+
+    /// Whether no origin transaction is in two of `ranges`: nothing applied twice.
+    static func disjoint(_ ranges: [ClosedRange<Int64>]) -> Bool {
+        let sorted = ranges.sorted { $0.lowerBound < $1.lowerBound }
+        return zip(sorted, sorted.dropFirst()).allSatisfy { $0.upperBound < $1.lowerBound }
+    }
+
+    /// Whether `ranges` apply exactly the transactions `app`: each once, none missing, and each
+    /// range starting and ending at one of them.
+    static func appliesExactly(_ ranges: [ClosedRange<Int64>], _ app: Set<Int64>) -> Bool {
+        disjoint(ranges) && ranges.allSatisfy { app.contains($0.lowerBound) && app.contains($0.upperBound) }
+            && app.allSatisfy { number in ranges.contains { $0.contains(number) } }
     }
 
     /// The transaction numbers of the app's own saves in a local container's history.
