@@ -79,7 +79,7 @@ extension SyncRound {
     /// A merge session into the remote. A remote value that no clock dates (an app wrote it there
     /// directly, and no push touched the model since) is dated just after what the remote's record
     /// held, by the remote's name: a replica's edit made after it pulled the value is later.
-    private func remoteSession() -> MergeSession {
+    func remoteSession() -> MergeSession {
         let floor = HybridLogicalTimestamp(milliseconds: 0, counter: 0, replica: remote.identifier)
         return session(into: remote, heldFresh: { ModelDating.after($0, floor: floor) })
     }
