@@ -243,7 +243,7 @@ let package = Package(
         // The replicator: its rules, convergence against a model of them, kills at every phase.
         .testTarget(
             name: "StoreSyncTests",
-            dependencies: ["DataStores", "StoreSync", "StoreProtocol", "JSONStore", "MemoryStore", "StoreTestHelper", "StoreTestSupport"],
+            dependencies: ["DataStores", "StoreSync", "StoreProtocol", "JSONStore", "LogStore", "MemoryStore", "StoreTestHelper", "StoreTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ConformanceTests",

@@ -1,14 +1,16 @@
 import Foundation
+import StoreBuildingBlocks
 import StoreProtocol
 
 extension MemoryStore: ExclusiveAccessProviding {
     /// Runs `body` holding a lock of the store's data (shared by every `MemoryStore` opened on
     /// the same shared store), other than the one saves take, so that `body` can fetch and save.
-    /// Not reentrant: `body` must not call it again on the same data.
+    /// A nested call inside `body` (on this or any instance of the same data, by the task or
+    /// thread that runs `body`) runs its body at once.
     /// - Throws: what `body` throws.
     public func withExclusiveAccess<Result>(_ body: () throws -> Result) throws -> Result {
         let lock = MemoryStoreAccessLocks.lock(for: identifier)
-        return try lock.withLock(body)
+        return try ExclusiveAccessNesting.withAccess(lock, take: { try lock.withLock($0) }, body)
     }
 }
 

@@ -3,12 +3,13 @@ import Foundation
 
 extension Replicator {
     /// Syncs once, then again after every local save and every remote save by another replica or
-    /// an app, until the task that iterates the stream is cancelled. Saves that arrive during a
-    /// round coalesce into one more round. After an error that a retry can cure (an I/O failure, a
-    /// lost connection: any error but a ``SyncError`` or a `DataStoreError` other than
-    /// `ioFailure`), it waits ``SyncConfiguration/minimumRetryDelay``, doubling after each failure
-    /// up to ``SyncConfiguration/maximumRetryDelay`` (a save on either side ends the wait early),
-    /// and tries again.
+    /// an app (a push-only source: after every local save only), until the task that iterates the
+    /// stream is cancelled. Saves that arrive during a round coalesce into one more round. After
+    /// an error that a retry can cure (an I/O failure, a lost connection: any error but a
+    /// ``SyncError`` or a `DataStoreError` other than `ioFailure`), it waits
+    /// ``SyncConfiguration/minimumRetryDelay``, doubling after each failure up to
+    /// ``SyncConfiguration/maximumRetryDelay`` (a save on either side ends the wait early), and
+    /// tries again.
     ///
     /// Saves are observed through `ModelContainer.historyUpdates(after:pollInterval:maximumPollInterval:)`:
     /// told by stores that tell of their saves (`SaveNotifying`, as PostgresStore does with
@@ -23,8 +24,9 @@ extension Replicator {
                 // Both positions are read before the first round, so that a save made after run()
                 // is called, before a watcher first runs, wakes a round (the round after the
                 // first, when the first already read it).
-                let watchers = [watch(local, from: try? local.currentHistoryToken(), wake: wake),
-                                watch(remote, from: try? remote.currentHistoryToken(), wake: wake)]
+                // A push-only source has nothing to pull: only its own saves wake a round.
+                let watchers = [watch(local, from: try? local.currentHistoryToken(), wake: wake)]
+                    + (isPushOnly ? [] : [watch(remote, from: try? remote.currentHistoryToken(), wake: wake)])
                 defer { for watcher in watchers { watcher.cancel() } }
                 var delay = configuration.minimumRetryDelay
                 while !Task.isCancelled {

@@ -21,6 +21,10 @@ import Foundation
 /// local store at once could each date the same save. Any number of replicas may share a remote:
 /// a push holds the remote's exclusive access (`ExclusiveAccessProviding`) from its read to its
 /// save.
+///
+/// A local container whose store keeps inserts only (a `LogStore`) is a *push-only source*
+/// (``isPushOnly``): ``sync()`` and ``push()`` send its records to the remote, each dated by the
+/// transaction that inserted it, and ``pull()`` throws; nothing is ever written into the log.
 public final class Replicator: Sendable {
     /// The models a synced container's schema must hold beside the app's own.
     public static var models: [any PersistentModel.Type] {
@@ -33,6 +37,11 @@ public final class Replicator: Sendable {
     public let remote: ModelContainer
     /// How conflicts resolve, what is reported, and how retries back off.
     public let configuration: SyncConfiguration
+    /// Whether the local store is a push-only source: a store whose history holds inserts only
+    /// (a `LogStore`, whose history bridges to `DefaultHistoryTransaction`). Its records are
+    /// pushed, never pulled into, and the replicator writes nothing into it: ``sync()`` and
+    /// ``run()`` push only, and ``pull()`` throws ``SyncError/Code/unsupportedStore``.
+    public let isPushOnly: Bool
 
     let localStore: SyncStore
     let remoteStore: SyncStore
@@ -46,9 +55,10 @@ public final class Replicator: Sendable {
     ///
     /// - Throws: ``SyncError`` with ``SyncError/Code/schemaMismatch`` when the two schemas differ
     ///   (entity names, attributes, versions), ``SyncError/Code/missingSyncModels`` when a side's
-    ///   schema lacks ``models``, ``SyncError/Code/historyUnavailable`` when a side keeps no
-    ///   history, ``SyncError/Code/unsupportedStore`` when a container has more than one store, a
-    ///   side is a log store, or the remote's store cannot give exclusive access (`ExclusiveAccessProviding`). Nothing is
+    ///   schema lacks ``models`` (a push-only local store need not list them: it holds no sync
+    ///   state), ``SyncError/Code/historyUnavailable`` when a side keeps no
+    ///   history, ``SyncError/Code/unsupportedStore`` when a container has more than one store, the
+    ///   remote is a log store, or the remote's store cannot give exclusive access (`ExclusiveAccessProviding`). Nothing is
     ///   read or written before these checks pass.
     /// - Complexity: O(*e*) in the schemas' entities; reads no store.
     public init(local: ModelContainer, remote: ModelContainer, configuration: SyncConfiguration = SyncConfiguration()) throws {
@@ -61,7 +71,14 @@ public final class Replicator: Sendable {
             throw SyncError(.unsupportedStore, "The local and remote containers open the same store (\(localStore.identifier)); "
                 + "a replicator syncs two different stores.")
         }
-        try SchemaCheck.check(local: localStore.schema, remote: remoteStore.schema)
+        guard !remoteStore.isPushOnlySource else {
+            throw SyncError(.unsupportedStore,
+                "The remote store (\(type(of: remoteStore.store))) keeps inserts only (a log store): it cannot take the updates, "
+                + "deletions and clock records other replicas push. A log store can be a replicator's local side, a push-only "
+                + "source; use a store with default history as the remote (PostgresStore, JSONStore, MemoryStore).")
+        }
+        isPushOnly = localStore.isPushOnlySource
+        try SchemaCheck.check(local: localStore.schema, remote: remoteStore.schema, localHoldsSyncModels: !isPushOnly)
         guard let access = remoteStore.store as? any ExclusiveAccessProviding else {
             throw SyncError(.unsupportedStore,
                 "The remote store (\(type(of: remoteStore.store))) cannot give one replica at a time the right to read and then save "
@@ -75,7 +92,8 @@ public final class Replicator: Sendable {
     }
 
     /// One round: date the local side's new saves, pull what the remote saved since this
-    /// replica's last pull, then push what the local side saved since its last push.
+    /// replica's last pull, then push what the local side saved since its last push. For a
+    /// push-only source (``isPushOnly``), a push only: see ``push()``.
     ///
     /// - Returns: what moved and what was resolved.
     /// - Throws: ``SyncError``, or the store's own error when a save or fetch fails; what was
@@ -85,7 +103,8 @@ public final class Replicator: Sendable {
     ///   ``SyncReport/resynced``).
     @discardableResult
     public func sync() async throws -> SyncReport {
-        try round { round in
+        if isPushOnly { return try await push() }
+        return try round { round in
             try round.stampLocal()
             try round.checkLineage()
             try round.pull()
@@ -95,10 +114,17 @@ public final class Replicator: Sendable {
 
     /// Dates the local side's new saves, then applies the remote's changes since this replica's
     /// last pull to the local side.
-    /// - Throws: as ``sync()``.
+    /// - Throws: as ``sync()``; ``SyncError/Code/unsupportedStore`` for a push-only source
+    ///   (``isPushOnly``), before anything is read or written.
     @discardableResult
     public func pull() async throws -> SyncReport {
-        try round { round in
+        guard !isPushOnly else {
+            throw SyncError(.unsupportedStore,
+                "The local store (\(type(of: localStore.store))) keeps inserts only (a log store): it is a push-only source, "
+                + "and a pull would bring updates, deletions and clock records it cannot hold. Nothing was read or written. "
+                + "Call sync() or push() to send its records; pull into a replicator whose local store has default history.")
+        }
+        return try round { round in
             try round.stampLocal()
             try round.checkLineage()
             try round.pull()
@@ -106,10 +132,22 @@ public final class Replicator: Sendable {
     }
 
     /// Dates the local side's new saves, then applies them to the remote.
-    /// - Throws: as ``sync()``.
+    ///
+    /// For a push-only source (``isPushOnly``): applies each of its transactions after this
+    /// source's push position (kept in the remote) to the remote in one remote save, its records
+    /// dated by that transaction's timestamp (every value of a record takes one clock: a record
+    /// is never updated); nothing is dated or written locally. The source's replica ID is the
+    /// log store's identifier.
+    /// - Throws: as ``sync()``; for a push-only source, ``SyncError/Code/historyTokenExpired``
+    ///   when the remote applied more of its transactions than it holds (restored from a backup
+    ///   or copied), and ``SyncError/Code/unsupportedStore`` when its history holds an update or
+    ///   a deletion; nothing of that transaction is applied.
+    /// - Complexity: as ``sync()``; a push-only source reads all its records of each entity it
+    ///   pushes once per round (a log finds a record by id only by reading them all).
     @discardableResult
     public func push() async throws -> SyncReport {
-        try round { round in
+        if isPushOnly { return try round { try $0.pushInserts() } }
+        return try round { round in
             try round.stampLocal()
             try round.checkLineage()
             try round.push()

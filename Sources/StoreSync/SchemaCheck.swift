@@ -5,10 +5,12 @@ import DataStores
 /// values preserved on deletion, unique constraints) at the
 /// same schema version.
 enum SchemaCheck {
+    /// - Parameter localHoldsSyncModels: `false` for a push-only source (a log store), which holds
+    ///   no sync state: its schema need not list the sync models.
     /// - Throws: ``SyncError/Code/missingSyncModels`` naming the side and model;
     ///   ``SyncError/Code/schemaMismatch`` naming the first difference.
-    static func check(local: Schema, remote: Schema) throws {
-        for (side, schema) in [("local", local), ("remote", remote)] {
+    static func check(local: Schema, remote: Schema, localHoldsSyncModels: Bool = true) throws {
+        for (side, schema) in [("local", local), ("remote", remote)] where side == "remote" || localHoldsSyncModels {
             if let missing = Replicator.models.first(where: { schema.entity(named: $0.entityName) == nil }) {
                 throw SyncError(.missingSyncModels,
                     "The \(side) container's schema lacks \(missing.entityName), one of Replicator.models: list them beside the app's "

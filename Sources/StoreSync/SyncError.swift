@@ -14,9 +14,9 @@ public struct SyncError: CodedError {
         public static let missingSyncModels = Code(rawValue: "missingSyncModels")
         /// A side's store keeps no history at all.
         public static let historyUnavailable = Code(rawValue: "historyUnavailable")
-        /// A side cannot take the role asked of it: a log store (its history holds inserts only,
-        /// so it is neither side in this version), a container with several stores, one store on
-        /// both sides, or a remote that cannot give exclusive access.
+        /// A side cannot take the role asked of it: a log store as the remote, or a pull into a
+        /// log store (its history holds inserts only: it is a push-only source), a container with
+        /// several stores, one store on both sides, or a remote that cannot give exclusive access.
         public static let unsupportedStore = Code(rawValue: "unsupportedStore")
         /// A history position saved by an earlier round no longer exists on its side.
         public static let historyTokenExpired = Code(rawValue: "historyTokenExpired")

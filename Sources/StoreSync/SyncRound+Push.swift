@@ -93,7 +93,7 @@ extension SyncRound {
     /// value that no clock dates (an app wrote it there directly, and no push touched the model
     /// since) is dated just after what the remote's record held, by the remote's name: a
     /// replica's edit made after it pulled the value is later.
-    private func remoteSession(readingAhead ids: [PersistentIdentifier] = []) throws -> MergeSession {
+    func remoteSession(readingAhead ids: [PersistentIdentifier] = []) throws -> MergeSession {
         let floor = HybridLogicalTimestamp(milliseconds: 0, counter: 0, replica: remote.identifier)
         return session(into: ids.isEmpty ? remote : try readingAhead(ids, in: remote), heldFresh: { ModelDating.after($0, floor: floor) })
     }

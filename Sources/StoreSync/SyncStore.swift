@@ -14,24 +14,22 @@ final class SyncStore: Sendable {
     private let readAhead: [PersistentIdentifier: [String: SnapshotValue]]
     private let readAheadModels: Set<PersistentIdentifier>
 
-    /// The one store of `container`, which must keep history.
-    /// - Throws: ``SyncError/Code/unsupportedStore`` for a container of several stores or a store
-    ///   whose history is of another kind (a log store); ``SyncError/Code/historyUnavailable`` for a
-    ///   store without history.
+    /// The one store of `container`, which must keep history: default history, or history of its
+    /// own kind that bridges to it (a log store's, read as a push-only source).
+    /// - Throws: ``SyncError/Code/unsupportedStore`` for a container of several stores;
+    ///   ``SyncError/Code/historyUnavailable`` for a store without history a replicator can read.
     init(_ container: ModelContainer, role: String) throws {
         guard container.stores.count == 1, let store = container.stores.first else {
             throw SyncError(.unsupportedStore,
                 "The \(role) container has \(container.stores.count) stores; a replicator syncs a container of exactly one store. "
                 + "Give the synced models (and Replicator.models) one configuration.")
         }
-        guard let history = store as? any HistoryProviding<DefaultHistoryTransaction> else {
-            if store is any HistoryProviding {
-                // A log store: it keeps history, but of inserts only, so the role is what fails.
-                throw SyncError(.unsupportedStore,
-                    "The \(role) store (\(type(of: store))) keeps a history of another kind (a log store's holds inserts only: no "
-                    + "updates, no deletions), which a replicator cannot read or write in this version. Sync a store with default "
-                    + "history (JSONStore, MemoryStore, PostgresStore) on both sides.")
-            }
+        let history: any HistoryProviding<DefaultHistoryTransaction>
+        if let provider = store as? any HistoryProviding<DefaultHistoryTransaction> {
+            history = provider
+        } else if let bridge = store as? any DefaultHistoryBridging {
+            history = BridgedDefaultHistory(bridge)
+        } else {
             throw SyncError(.historyUnavailable,
                 "The \(role) store (\(type(of: store))) keeps no history a replicator can read (HistoryProviding with "
                 + "DefaultHistoryTransaction); sync needs history on both sides.")
