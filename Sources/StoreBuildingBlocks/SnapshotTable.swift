@@ -224,7 +224,7 @@ public struct SnapshotTable: Sendable {
             // Undo in reverse, so that every row returns to its state before this save, in its
             // place: a replaced row is replaced back where it is, a deleted one goes back into
             // its slot with its sequence (the order of unsorted fetches and of ties).
-            for step in undo {
+            for step in undo.reversed() {
                 let entity = step.identifier.entityName
                 guard var rows = entities.removeValue(forKey: entity) else { continue }
                 switch step {
