@@ -63,10 +63,10 @@ import Testing
         }.sorted()
     }
 
-    /// The origin transactions the remote's replicator saves name, as "origin/n", in order.
+    /// The origin transactions the remote's replicator saves name, as "origin/n" (or "origin/first-last" for a batch), in order.
     static func appliedOrigins(_ container: ModelContainer) throws -> [String] {
         try container.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).compactMap { transaction in
-            SyncRound.origin(of: transaction).flatMap { SyncRound.isReplicatorAuthored(transaction) ? "\($0.origin)/\($0.number)" : nil }
+            SyncRound.origin(of: transaction).flatMap { SyncRound.isReplicatorAuthored(transaction) ? $0.first == $0.last ? "\($0.origin)/\($0.last)" : "\($0.origin)/\($0.first)-\($0.last)" : nil }
         }
     }
 
