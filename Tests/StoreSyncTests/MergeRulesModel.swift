@@ -58,6 +58,16 @@ struct MergeRulesModel {
         }
     }
 
+    /// The dated edits of the models `ids`, and those that name one of them, in clock order, one
+    /// line each ("stamping.position replica edit"): what a failure message shows of the models
+    /// the replicas and the model disagree on.
+    func history(of ids: Set<UUID>) -> [String] {
+        func names(_ value: SyncFieldValue) -> Bool { if case .reference(let id?) = value { ids.contains(id) } else { false } }
+        return dated.filter { ids.contains($0.edit.id) || $0.edit.fields.values.contains(where: names) }
+            .sorted { $0.clock < $1.clock }
+            .map { "\($0.clock.stamping).\($0.clock.position) r\($0.replica) \($0.edit)" }
+    }
+
     /// Edits saved and not yet dated (none once every replica began a round after its last save).
     var undatedEdits: Int { pending.values.map(\.count).reduce(0, +) }
 
