@@ -115,18 +115,23 @@ struct ConvergenceRun {
         if model.undatedEdits > 0 { failures.append("\(model.undatedEdits) edits were never dated (a replica never synced)") }
 
         let expected = model.expectedRows
+        /// The edits of the models whose rows differ from `other`'s, for a failure message.
+        func edits(ofTheModelsIn rows: SyncRows, differingFrom other: SyncRows) -> String {
+            let differing = Set(rows.lines).symmetricDifference(other.lines)
+                .compactMap { $0.split(separator: " ").dropFirst().first.flatMap { UUID(uuidString: String($0)) } }
+            return "the edits of those models (stamping.position replica edit):\n"
+                + model.history(of: Set(differing)).joined(separator: "\n")
+        }
         let remoteRows = try SyncRows(try openRemote())
         if remoteRows != expected {
             failures.append("the remote differs from the model:\n\(remoteRows.difference(from: expected))")
-            let differing = Set(remoteRows.lines).symmetricDifference(expected.lines)
-                .compactMap { $0.split(separator: " ").dropFirst().first.flatMap { UUID(uuidString: String($0)) } }
-            failures.append("the edits of those models (stamping.position replica edit):\n"
-                + model.history(of: Set(differing)).joined(separator: "\n"))
+            failures.append(edits(ofTheModelsIn: remoteRows, differingFrom: expected))
         }
         for (replica, local) in locals.enumerated() {
             let rows = try SyncRows(local)
             if rows != remoteRows {
                 failures.append("replica \(replica) differs from the remote:\n\(rows.difference(from: remoteRows))")
+                failures.append(edits(ofTheModelsIn: rows, differingFrom: remoteRows))
             }
         }
         figures.modelConflicts = model.conflicts
