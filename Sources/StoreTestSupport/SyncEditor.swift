@@ -129,6 +129,8 @@ public struct SyncEditor: Sendable {
         case 32..<42 where !tasks.isEmpty:
             let task = pick(tasks)
             let project = projects.isEmpty || Bool.random(using: &generator) && task.project != nil ? nil : pick(projects)
+            // Setting the value the task holds changes nothing: no edit (a later one elsewhere wins).
+            guard project?.id != task.project?.id else { return [] }
             touched.formUnion([task.id, task.project?.id, project?.id].compactMap { $0 })
             task.project = project
             return [SyncEdit(.toOne, .task, task.id, ["project": .reference(project?.id)])]
@@ -144,6 +146,7 @@ public struct SyncEditor: Sendable {
         case 50..<56 where !tasks.isEmpty && !heldLabels.isEmpty:
             let task = pick(tasks)
             let label = Bool.random(using: &generator) && task.label != nil ? nil : pick(heldLabels)
+            guard label?.id != task.label?.id else { return [] }
             task.label = label
             return [SyncEdit(.label, .task, task.id, ["label": .reference(label?.id)])]
         case 56..<64 where !tasks.isEmpty:
