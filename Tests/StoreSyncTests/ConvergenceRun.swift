@@ -87,7 +87,10 @@ struct ConvergenceRun {
                     for _ in 0..<Int.random(in: 1...3, using: &generator) {
                         edits += try editors[replica].edit(context, touched: &touched, using: &generator)
                     }
+                    // Saves are dated by their time: each in a millisecond of its own.
+                    waitForALaterMillisecond(than: lastClockRead)
                     try context.save()
+                    lastClockRead = wallMilliseconds()
                     // The model is fed what the editor says the save did: check it did.
                     let misrecorded = try SyncRows(locals[replica]).contradictions(of: edits)
                     if !misrecorded.isEmpty {
@@ -119,7 +122,7 @@ struct ConvergenceRun {
         func edits(ofTheModelsIn rows: SyncRows, differingFrom other: SyncRows) -> String {
             let differing = Set(rows.lines).symmetricDifference(other.lines)
                 .compactMap { $0.split(separator: " ").dropFirst().first.flatMap { UUID(uuidString: String($0)) } }
-            return "the edits of those models (stamping.position replica edit):\n"
+            return "the edits of those models (save.position replica edit):\n"
                 + model.history(of: Set(differing)).joined(separator: "\n")
         }
         let remoteRows = try SyncRows(try openRemote())

@@ -593,6 +593,11 @@ SYNC_MUTATIONS += [
     m("Y50", "sync", SYNC_EDITOR, "the convergence editor moves a task by its project's tasks and reads both ends again in the same save",  # SyncEditorRecordTests.aSaveDoesWhatTheEditorRecords
       "touched.formUnion([task.id, task.project?.id, project.id].compactMap { $0 })",
       "_ = project"),
+    m("Y51", "sync", SYNC_STAMP, "a local change is dated by the round, not by when the app saved it",  # SyncBookkeepingAndDatingTests.anOfflineEditIsDatedByItsSaveNotByTheRound
+      "fresh: fresh, saved: saved[id] ?? [:]),", "fresh: fresh),"),
+    m("Y52", "sync", SYNC_ROUND, "a pull passes over a remote save that changed a model's clock record alone (the same value, saved later elsewhere)",  # SyncBookkeepingAndDatingTests.aValueWrittenAgainLaterElsewhereWinsOnEveryReplica
+      "let id = SyncStateRows.model(ofClockRecord: change.changedPersistentIdentifier) ?? change.changedPersistentIdentifier",
+      "let id = change.changedPersistentIdentifier"),
 ]
 
 MUTATIONS += SYNC_MUTATIONS
