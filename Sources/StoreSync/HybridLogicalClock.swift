@@ -43,7 +43,13 @@ struct HybridLogicalClock: Sendable {
     /// last reading's milliseconds with the counter one higher (the next millisecond when the
     /// counter is at its maximum).
     mutating func tick() -> HybridLogicalTimestamp {
-        let now = wallClock()
+        tick(at: wallClock())
+    }
+
+    /// A new reading as ``tick()`` makes it, with `now` standing for the wall clock: the time an
+    /// app saved a change, so that a change is dated when it was made (still later than every
+    /// earlier reading).
+    mutating func tick(at now: Int64) -> HybridLogicalTimestamp {
         let reading = now > milliseconds
             ? HybridLogicalTimestamp(milliseconds: now, counter: 0, replica: replica)
             : HybridLogicalTimestamp(milliseconds: milliseconds, counter: counter, replica: replica).next(by: replica)

@@ -8,6 +8,13 @@ enum ModelDating {
     /// after what the record held.
     typealias Fresh = (ModelClocks?) -> HybridLogicalTimestamp
 
+    /// A part of a model a change dates: its life (an insert or a deletion), or one value or
+    /// to-many relationship, by name.
+    enum Part: Hashable, Sendable {
+        case life
+        case named(String)
+    }
+
     /// A reading just after `record`'s latest (by `replica`), and no earlier than `floor`: how a
     /// change an app saved on the remote directly is dated, since it came after what the remote
     /// held.
@@ -21,31 +28,35 @@ enum ModelDating {
     /// since, a clock from `fresh` (one reading per model), or, when `fresh` is `nil`, nothing
     /// (the change is left out: it is not dated yet). A row without a live record is a new life
     /// of the model (an insert, or a re-insert after a deletion); a live record without a row is
-    /// a deletion.
+    /// a deletion. A part with a reading in `saved` (when the app saved its change) is dated by
+    /// that reading instead of `fresh`.
     ///
     /// - Returns: the clocks and whether they differ from `record`; `nil` when there is nothing
     ///   to date (no row, no record; or an undated change and no `fresh`).
     static func date(_ row: [String: SnapshotValue]?, record: ModelClocks?, parts: SyncedParts,
-                     fresh: Fresh?) -> (clocks: ModelClocks, changed: Bool)? {
+                     fresh: Fresh?, saved: [Part: HybridLogicalTimestamp] = [:]) -> (clocks: ModelClocks, changed: Bool)? {
         var reading: HybridLogicalTimestamp?
         func now() -> HybridLogicalTimestamp? {
             if reading == nil { reading = fresh?(record) }
             return reading
         }
+        func when(_ part: Part) -> HybridLogicalTimestamp? { saved[part] ?? now() }
         guard let row else {
             guard var clocks = record else { return nil }
             if clocks.deleted != nil { return (clocks, false) }
-            guard let deleted = now() else { return nil }
+            guard let deleted = when(.life) else { return nil }
             clocks.deleted = deleted
             return (clocks, true)
         }
         guard var clocks = record, clocks.deleted == nil else {
             // A new life: every value and member dated by the insert.
-            guard let born = now() else { return nil }
+            guard let born = when(.life) else { return nil }
             var clocks = ModelClocks(incarnation: born)
             clocks.mergedInto = nil
             for name in parts.valueNames {
-                clocks.values[name] = ValueClock(clock: born, digest: ValueDigest.of(row[name]), base: record?.values[name]?.clock)
+                // A value changed by a later save than the insert is dated by that save.
+                let clock = saved[.named(name)].map { max($0, born) } ?? born
+                clocks.values[name] = ValueClock(clock: clock, digest: ValueDigest.of(row[name]), base: record?.values[name]?.clock)
             }
             for name in parts.memberNames {
                 var members: [String: MemberClock] = [:]
@@ -59,7 +70,7 @@ enum ModelDating {
             let digest = ValueDigest.of(row[name])
             let held = clocks.values[name]
             guard held?.digest != digest else { continue }
-            guard let clock = now() else { clocks.values[name] = nil; continue }   // undated: left out
+            guard let clock = when(.named(name)) else { clocks.values[name] = nil; continue }   // undated: left out
             clocks.values[name] = ValueClock(clock: clock, digest: digest, base: held?.clock)
             changed = true
         }
@@ -68,7 +79,7 @@ enum ModelDating {
             var members = clocks.members[name] ?? [:]
             let recorded = Set(members.filter { $0.value.present }.keys)
             for key in current.symmetricDifference(recorded).sorted() {
-                guard let clock = now() else { members[key] = nil; continue }
+                guard let clock = when(.named(name)) else { members[key] = nil; continue }
                 members[key] = MemberClock(clock: clock, present: current.contains(key))
                 changed = true
             }

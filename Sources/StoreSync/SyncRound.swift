@@ -66,11 +66,14 @@ struct SyncRound {
     /// The author suffix of a push save that merged models on a unique key.
     static let mergedMarker = "merged"
 
-    /// The synced models a transaction changed, each once, in order.
+    /// The synced models a transaction changed, each once, in order: those whose rows it changed,
+    /// and those whose clock records alone it changed (a value written again elsewhere, later:
+    /// the same value with a later clock, which a replica that wrote it earlier must learn, or its
+    /// own later edit, dated earlier than that clock, would win there and lose everywhere else).
     func changedModels(_ transaction: DefaultHistoryTransaction) -> [PersistentIdentifier] {
         var seen = Set<PersistentIdentifier>(), ids: [PersistentIdentifier] = []
         for change in transaction.changes {
-            let id = change.changedPersistentIdentifier
+            let id = SyncStateRows.model(ofClockRecord: change.changedPersistentIdentifier) ?? change.changedPersistentIdentifier
             guard replicator.parts[id.entityName] != nil, seen.insert(id).inserted else { continue }
             ids.append(id)
         }

@@ -22,6 +22,14 @@ enum SyncStateRows {
                              primaryKey: .string(model.entityName + "/" + ValueDigest.canonicalJSON(model.primaryKey)))
     }
 
+    /// The model whose clock record `id` identifies (the inverse of ``clockRecordID(_:)``); `nil`
+    /// when `id` is not a clock record's.
+    static func model(ofClockRecord id: PersistentIdentifier) -> PersistentIdentifier? {
+        guard id.entityName == SyncClockRecord.entityName, case .string(let text) = id.primaryKey, let slash = text.firstIndex(of: "/"),
+              let key = try? ValueDigest.value(fromCanonicalJSON: String(text[text.index(after: slash)...])) else { return nil }
+        return PersistentIdentifier(entityName: String(text[..<slash]), primaryKey: key)
+    }
+
     // MARK: The replica state
 
     struct ReplicaState: Sendable, Equatable {

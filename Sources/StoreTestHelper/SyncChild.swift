@@ -28,9 +28,9 @@ func syncChild(local: String, remote: String, seed: UInt64, saves: Int, sabotage
     for save in 0..<saves {
         let context = ModelContext(localContainer)
         context.author = "app"
-        var deleted = Set<UUID>()
+        var touched = Set<UUID>()
         for _ in 0..<Int.random(in: 1...3, using: &generator) {
-            _ = try editor.edit(context, deleted: &deleted, using: &generator)
+            _ = try editor.edit(context, touched: &touched, using: &generator)
         }
         try context.save()
         say("ack \(save) \(try SyncRows(localContainer).owned(by: "A").digest)")

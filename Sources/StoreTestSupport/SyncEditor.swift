@@ -83,13 +83,22 @@ public struct SyncEditor: Sendable {
         self.labelNamePrefix = labelNamePrefix
     }
 
-    /// Makes one random edit in `context`, unsaved, of models not in `deleted` (those this save
-    /// deleted already; the edit adds what it deletes). Returns the edits it made, in order.
-    public func edit(_ context: ModelContext, deleted: inout Set<UUID>, using generator: inout SeededGenerator) throws -> [SyncEdit] {
+    /// Makes one random edit in `context`, unsaved, of tasks and projects not in `touched`, and
+    /// adds those it deletes or whose relationship it changes (both ends); start each save with
+    /// an empty set. Returns the edits it made, in order.
+    ///
+    /// Why it leaves touched models alone: a context keeps the inverse of a relationship in step
+    /// at the save (or `processPendingChanges()`), so until then a project's `tasks` still lists
+    /// a task this save moved elsewhere, and a task's `project` still names the project it was
+    /// appended away from. An edit that read them would record what the save does not do (seed
+    /// 989318679: a task appended to another project's tasks, then its old project deleted, was
+    /// recorded as nullified), and two changes of one relationship in one save, one per end,
+    /// are not ordered by the context (the save applies them in the order of its models).
+    public func edit(_ context: ModelContext, touched: inout Set<UUID>, using generator: inout SeededGenerator) throws -> [SyncEdit] {
         let tasks = try context.fetch(FetchDescriptor<SyncTask>())
-            .filter { !deleted.contains($0.id) && (!ownedOnly || $0.owner == owner) }.sorted { $0.id.uuidString < $1.id.uuidString }
+            .filter { !touched.contains($0.id) && (!ownedOnly || $0.owner == owner) }.sorted { $0.id.uuidString < $1.id.uuidString }
         let projects = try context.fetch(FetchDescriptor<SyncProject>())
-            .filter { !deleted.contains($0.id) && (!ownedOnly || $0.owner == owner) }.sorted { $0.id.uuidString < $1.id.uuidString }
+            .filter { !touched.contains($0.id) && (!ownedOnly || $0.owner == owner) }.sorted { $0.id.uuidString < $1.id.uuidString }
         let heldLabels = labels ? try context.fetch(FetchDescriptor<SyncLabel>()).sorted { $0.id.uuidString < $1.id.uuidString } : []
         func text() -> String { "\(owner)-\(UInt32.random(in: 0...UInt32.max, using: &generator))" }
         func pick<T>(_ models: [T]) -> T { models[Int.random(in: 0..<models.count, using: &generator)] }
@@ -120,10 +129,14 @@ public struct SyncEditor: Sendable {
         case 32..<42 where !tasks.isEmpty:
             let task = pick(tasks)
             let project = projects.isEmpty || Bool.random(using: &generator) && task.project != nil ? nil : pick(projects)
+            // Setting the value the task holds changes nothing: no edit (a later one elsewhere wins).
+            guard project?.id != task.project?.id else { return [] }
+            touched.formUnion([task.id, task.project?.id, project?.id].compactMap { $0 })
             task.project = project
             return [SyncEdit(.toOne, .task, task.id, ["project": .reference(project?.id)])]
         case 42..<50 where !tasks.isEmpty && !projects.isEmpty:
             let task = pick(tasks), project = pick(projects)
+            touched.formUnion([task.id, task.project?.id, project.id].compactMap { $0 })
             if project.tasks.contains(where: { $0.id == task.id }) {
                 project.tasks.removeAll { $0.id == task.id }
                 return [SyncEdit(.toMany, .task, task.id, ["project": .reference(nil)])]
@@ -133,19 +146,21 @@ public struct SyncEditor: Sendable {
         case 50..<56 where !tasks.isEmpty && !heldLabels.isEmpty:
             let task = pick(tasks)
             let label = Bool.random(using: &generator) && task.label != nil ? nil : pick(heldLabels)
+            guard label?.id != task.label?.id else { return [] }
             task.label = label
             return [SyncEdit(.label, .task, task.id, ["label": .reference(label?.id)])]
         case 56..<64 where !tasks.isEmpty:
             let task = pick(tasks)
             context.delete(task)
-            deleted.insert(task.id)
+            touched.insert(task.id)
             return [SyncEdit(.delete, .task, task.id)]
         case 64..<67 where !projects.isEmpty:
             let project = pick(projects)
             // The delete rule (nullify) clears the members' project in the same save.
-            let members = project.tasks.filter { !deleted.contains($0.id) }.map(\.id)
+            let members = project.tasks.filter { !touched.contains($0.id) }.map(\.id)
             context.delete(project)
-            deleted.insert(project.id)
+            touched.insert(project.id)
+            touched.formUnion(members)
             return [SyncEdit(.delete, .project, project.id)] + members.map { SyncEdit(.nullified, .task, $0, ["project": .reference(nil)]) }
         case 67..<75:
             let project = SyncProject(name: text(), owner: owner)
@@ -168,6 +183,7 @@ public struct SyncEditor: Sendable {
             let label = heldLabels.isEmpty || Bool.random(using: &generator) ? nil : pick(heldLabels)
             task.project = project
             task.label = label
+            touched.formUnion([task.id, project?.id].compactMap { $0 })
             return [SyncEdit(.insert, .task, task.id, [
                 "title": .text(task.title), "priority": .number(task.priority), "done": .flag(task.done), "owner": .text(owner),
                 "project": .reference(project?.id), "label": .reference(label?.id),

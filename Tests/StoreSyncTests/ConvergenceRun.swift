@@ -8,7 +8,8 @@ import StoreTestSupport
 /// One seeded convergence run: replicas (JSON and memory stores) around one remote make random
 /// offline edits in rounds and sync in random orders; after a quiescing round (every replica
 /// syncs until a round moves nothing) each replica and the remote must hold the same rows, equal
-/// to what ``MergeRulesModel`` computes from the edits.
+/// to what ``MergeRulesModel`` computes from the edits. Each save is checked to have done what its
+/// edits record, so that a disagreement with the model is about the merge rules.
 struct ConvergenceRun {
     /// What the run did, for its printed line.
     struct Figures {
@@ -60,6 +61,7 @@ struct ConvergenceRun {
             replicators.append(try Replicator(local: local, remote: try openRemote(), configuration: SyncConfiguration(
                 resolver: resolver, resolutionHandler: { _ in resolutions.add(1) })))
         }
+        var failures: [String] = []
         let editors = (0..<replicaCount).map { SyncEditor(owner: "r\($0)", labelNamePrefix: uniqueCollisions ? "" : "r\($0)-") }
         var lastClockRead = wallMilliseconds()
 
@@ -81,11 +83,20 @@ struct ConvergenceRun {
                 for _ in 0..<Int.random(in: 1...3, using: &generator) {
                     let context = ModelContext(locals[replica])
                     context.author = "app-\(replica)"
-                    var deleted = Set<UUID>(), edits: [SyncEdit] = []
+                    var touched = Set<UUID>(), edits: [SyncEdit] = []
                     for _ in 0..<Int.random(in: 1...3, using: &generator) {
-                        edits += try editors[replica].edit(context, deleted: &deleted, using: &generator)
+                        edits += try editors[replica].edit(context, touched: &touched, using: &generator)
                     }
+                    // Saves are dated by their time: each in a millisecond of its own.
+                    waitForALaterMillisecond(than: lastClockRead)
                     try context.save()
+                    lastClockRead = wallMilliseconds()
+                    // The model is fed what the editor says the save did: check it did.
+                    let misrecorded = try SyncRows(locals[replica]).contradictions(of: edits)
+                    if !misrecorded.isEmpty {
+                        failures.append("replica \(replica)'s save did not do what its edits record:\n"
+                            + (misrecorded + ["its edits:"] + edits.map(\.description)).joined(separator: "\n"))
+                    }
                     model.record(edits, on: replica)
                     for edit in edits { figures.edits[edit.kind, default: 0] += 1 }
                 }
@@ -94,7 +105,6 @@ struct ConvergenceRun {
             for replica in syncing { _ = try await sync(replica) }
         }
 
-        var failures: [String] = []
         var quiet = false
         while !quiet && figures.quiescingRounds < 3 * replicaCount + 2 {
             figures.quiescingRounds += 1
@@ -108,14 +118,23 @@ struct ConvergenceRun {
         if model.undatedEdits > 0 { failures.append("\(model.undatedEdits) edits were never dated (a replica never synced)") }
 
         let expected = model.expectedRows
+        /// The edits of the models whose rows differ from `other`'s, for a failure message.
+        func edits(ofTheModelsIn rows: SyncRows, differingFrom other: SyncRows) -> String {
+            let differing = Set(rows.lines).symmetricDifference(other.lines)
+                .compactMap { $0.split(separator: " ").dropFirst().first.flatMap { UUID(uuidString: String($0)) } }
+            return "the edits of those models (save.position replica edit):\n"
+                + model.history(of: Set(differing)).joined(separator: "\n")
+        }
         let remoteRows = try SyncRows(try openRemote())
         if remoteRows != expected {
             failures.append("the remote differs from the model:\n\(remoteRows.difference(from: expected))")
+            failures.append(edits(ofTheModelsIn: remoteRows, differingFrom: expected))
         }
         for (replica, local) in locals.enumerated() {
             let rows = try SyncRows(local)
             if rows != remoteRows {
                 failures.append("replica \(replica) differs from the remote:\n\(rows.difference(from: remoteRows))")
+                failures.append(edits(ofTheModelsIn: rows, differingFrom: remoteRows))
             }
         }
         figures.modelConflicts = model.conflicts

@@ -9,8 +9,8 @@ import Testing
 /// Single scenarios of the merge rules, each the smallest case of something the convergence run
 /// found or must hold: two memory replicas around a memory remote.
 @Suite struct MergeRuleScenarioTests {
-    /// Two replicas and their remote, with rounds that begin in a later millisecond than the last
-    /// clock read, so that the later round dates its edits later (see `MergeRulesModel`).
+    /// Two replicas and their remote, with saves and rounds that begin in a later millisecond than
+    /// the last clock read, so that the later save is dated later (see `MergeRulesModel`).
     final class Replicas {
         let schema = Schema(syncTestModelTypes + Replicator.models)
         let a: ModelContainer, b: ModelContainer, remote: ModelContainer
@@ -32,6 +32,14 @@ import Testing
             replicatorB = try Replicator(local: b, remote: try openRemote())
         }
 
+        /// Saves `context` in a later millisecond than every clock read so far: a change is dated by
+        /// its save, so the later save is the later change.
+        func save(_ context: ModelContext) throws {
+            waitForALaterMillisecond(than: lastClockRead)
+            try context.save()
+            lastClockRead = wallMilliseconds()
+        }
+
         @discardableResult
         func sync(_ replicator: Replicator) async throws -> SyncReport {
             waitForALaterMillisecond(than: lastClockRead)
@@ -50,8 +58,8 @@ import Testing
     }
 
     /// The shape of what the convergence run found (seed 583361392, a replica listing a task in
-    /// two projects' tasks): A moves a task into a new project P1; B, not having seen it, moves
-    /// it into P2 and syncs first, so A's move is dated later and wins. Each move appends to the
+    /// two projects' tasks): B moves a task into P2 and syncs; A, not having seen it, then moves
+    /// it into a new project P1, so A's move is saved (and dated) later and wins. Each move appends to the
     /// project's tasks (`toMany`) or sets the task's project. P2 must not list the task anywhere.
     /// (The run's failure needed P2 to be new to A: see the next scenario.)
     @Test(arguments: [false, true])
@@ -69,17 +77,17 @@ import Testing
         try contextA.save()
         try await replicas.quiesce()
 
-        contextA.insert(first)   // a new project, in the save that moves the task into it
-        if toMany { first.tasks.append(task) } else { task.project = first }
-        try contextA.save()
         let contextB = ModelContext(replicas.b)
         let taskB = try #require(try contextB.fetch(FetchDescriptor<SyncTask>()).first { $0.id == task.id })
         let secondB = try #require(try contextB.fetch(FetchDescriptor<SyncProject>()).first { $0.id == second.id })
         contextB.insert(SyncTask(title: "inserted by B", priority: 0, done: true, owner: "B"))
         contextB.delete(try #require(try contextB.fetch(FetchDescriptor<SyncTask>()).first { $0.id == doomed.id }))
         if toMany { secondB.tasks.append(taskB) } else { taskB.project = secondB }
-        try contextB.save()
+        try replicas.save(contextB)
         try await replicas.sync(replicas.replicatorB)
+        contextA.insert(first)   // a new project, in the save that moves the task into it
+        if toMany { first.tasks.append(task) } else { task.project = first }
+        try replicas.save(contextA)
 
         try await replicas.quiesce()
 
@@ -92,7 +100,7 @@ import Testing
     }
 
     /// The smallest case of seed 583361392: as above, but P2 is new to A (B inserts it in the save
-    /// that moves the task into it). A's round dates its move later, then pulls P2's insert, which
+    /// that moves the task into it). A's round dates its later move, then pulls P2's insert, which
     /// lists the task as the remote holds it; A's move, already held on A, does not arrive again to
     /// correct that list, so P2 must arrive on A without the task.
     @Test(arguments: [false, true])
@@ -104,17 +112,17 @@ import Testing
         try contextA.save()
         try await replicas.quiesce()
 
-        let first = SyncProject(name: "first", owner: "A")
-        contextA.insert(first)
-        if toMany { first.tasks.append(task) } else { task.project = first }
-        try contextA.save()
         let contextB = ModelContext(replicas.b)
         let taskB = try #require(try contextB.fetch(FetchDescriptor<SyncTask>()).first { $0.id == task.id })
         let second = SyncProject(name: "second", owner: "B")
         contextB.insert(second)
         if toMany { second.tasks.append(taskB) } else { taskB.project = second }
-        try contextB.save()
+        try replicas.save(contextB)
         try await replicas.sync(replicas.replicatorB)
+        let first = SyncProject(name: "first", owner: "A")
+        contextA.insert(first)
+        if toMany { first.tasks.append(task) } else { task.project = first }
+        try replicas.save(contextA)
 
         try await replicas.quiesce()
 

@@ -5,14 +5,17 @@ import StoreTestSupport
 /// rules"), written from the rules and not from the replicator: given every edit the apps made
 /// and when each was dated, what every replica must hold once all have synced.
 ///
-/// Dating: a replica's edits are dated when its next round begins (phase `stampLocal`), each with
-/// a new hybrid-clock tick. The convergence run starts every round in a wall-clock millisecond
-/// later than any clock read so far (``waitForALaterMillisecond(than:)``), so the clocks order
-/// the stampings as they happened, and within a stamping the edits in the order they were saved.
-/// The model orders edits by (stamping, position) and never needs the clocks' values.
+/// Dating: a replica's edits are dated by when the app saved them (each save's history timestamp,
+/// ticked in the order of the saves by its next round, phase `stampLocal`). The convergence run
+/// makes every save, and starts every round, in a wall-clock millisecond later than any clock
+/// read so far (``waitForALaterMillisecond(than:)``), so the clocks order the saves as they
+/// happened, and within a save the edits in the order they were made. The model orders edits by
+/// (save, position) and never needs the clocks' values. An edit counts only once its replica's
+/// round has dated it (``roundBegins(on:)``).
 ///
 /// The rules it applies:
-/// - attributes and to-one relationships: per field, the value with the latest clock;
+/// - attributes and to-one relationships: per field, the value with the latest clock (an edit
+///   that sets the value its replica holds changes nothing, and ``SyncEditor`` records none);
 /// - to-many (`project.tasks`): the tasks whose to-one (`task.project`) names the project;
 /// - delete wins over any concurrent update (`LastWriterWins()`'s default), and the edits never
 ///   re-insert a deleted identifier, so a model deleted anywhere is deleted everywhere; a to-one
@@ -21,12 +24,12 @@ import StoreTestSupport
 ///   smallest identifier survives; its note is the latest of all their notes; references to the
 ///   others are redirected to it.
 struct MergeRulesModel {
-    /// An edit's place in time: the round that dated it, then its order among that round's edits.
+    /// An edit's place in time: the save that made it, then its order among that save's edits.
     struct Clock: Comparable {
-        var stamping: Int
+        var save: Int
         var position: Int
 
-        static func < (lhs: Self, rhs: Self) -> Bool { (lhs.stamping, lhs.position) < (rhs.stamping, rhs.position) }
+        static func < (lhs: Self, rhs: Self) -> Bool { (lhs.save, lhs.position) < (rhs.save, rhs.position) }
     }
 
     private struct Dated {
@@ -40,22 +43,33 @@ struct MergeRulesModel {
         var name: String
     }
 
-    /// Edits saved on each replica since its last round began.
-    private var pending: [Int: [SyncEdit]] = [:]
+    /// Edits saved on each replica since its last round began, with their saves' places in time.
+    private var pending: [Int: [Dated]] = [:]
     private var dated: [Dated] = []
-    private var stampings = 0
+    private var saves = 0
 
-    /// Edits `replica` saved (in one save, in order).
+    /// Edits `replica` saved (in one save, in order), the save made in a later millisecond than
+    /// every earlier save and round.
     mutating func record(_ edits: [SyncEdit], on replica: Int) {
-        pending[replica, default: []].append(contentsOf: edits)
+        saves += 1
+        for (position, edit) in edits.enumerated() {
+            pending[replica, default: []].append(Dated(edit: edit, clock: Clock(save: saves, position: position), replica: replica))
+        }
     }
 
-    /// `replica`'s round begins: its edits since its last round are dated now.
+    /// `replica`'s round begins: its edits since its last round are dated now (by their saves).
     mutating func roundBegins(on replica: Int) {
-        stampings += 1
-        for (position, edit) in (pending.removeValue(forKey: replica) ?? []).enumerated() {
-            dated.append(Dated(edit: edit, clock: Clock(stamping: stampings, position: position), replica: replica))
-        }
+        dated += pending.removeValue(forKey: replica) ?? []
+    }
+
+    /// The dated edits of the models `ids`, and those that name one of them, in clock order, one
+    /// line each ("save.position replica edit"): what a failure message shows of the models
+    /// the replicas and the model disagree on.
+    func history(of ids: Set<UUID>) -> [String] {
+        func names(_ value: SyncFieldValue) -> Bool { if case .reference(let id?) = value { ids.contains(id) } else { false } }
+        return dated.filter { ids.contains($0.edit.id) || $0.edit.fields.values.contains(where: names) }
+            .sorted { $0.clock < $1.clock }
+            .map { "\($0.clock.save).\($0.clock.position) r\($0.replica) \($0.edit)" }
     }
 
     /// Edits saved and not yet dated (none once every replica began a round after its last save).
@@ -141,9 +155,9 @@ struct MergeRulesModel {
 }
 
 /// Spins until the wall clock reads a later millisecond than `milliseconds`: a replicator dates a
-/// round's edits with hybrid clock ticks of at least the wall clock's millisecond, so a round
-/// that begins after this dates its edits after every clock any earlier round read. Not a wait
-/// for another thread: the clock reading is the condition (at most a millisecond).
+/// save's edits with hybrid clock ticks of at least the save's millisecond, so a save (or a
+/// round) made after this is dated after every clock read before. Not a wait for another thread:
+/// the clock reading is the condition (at most a millisecond).
 func waitForALaterMillisecond(than milliseconds: Int64) {
     while wallMilliseconds() <= milliseconds {}
 }

@@ -35,9 +35,7 @@ import Testing
 
     /// A edits offline first; B edits the same attribute later and syncs; A syncs a minute later
     /// (its round's clock reads a minute ahead). B's value is the later write and wins on every
-    /// replica. Not yet: A's edit is dated by A's round and overwrites B's (the article's limit;
-    /// dating by the save's history timestamp disagreed with the convergence model and the
-    /// relationship scenarios, and was taken out until they are brought in line).
+    /// replica. Before the fix A's edit was dated by A's round and overwrote B's.
     @Test(arguments: SyncBackend.allCases)
     func anOfflineEditIsDatedByItsSaveNotByTheRound(_ backend: SyncBackend) async throws {
         let world = try SyncWorld(backend)
@@ -59,9 +57,36 @@ import Testing
         try await a.sync()
         try await b.sync()
         let titles = (try a.note(id)?.title, try b.note(id)?.title)
-        withKnownIssue("an offline edit is dated by its device's next round, not by its save") {
-            #expect(titles.0 == "B late")
-            #expect(titles.1 == "B late")
+        #expect(titles.0 == "B late")
+        #expect(titles.1 == "B late")
+    }
+
+    /// The same value written again later elsewhere moves only its clock: A writes "same" and
+    /// syncs, then writes "A's" (offline); B, not having seen either, writes "same" later than
+    /// both and syncs, which changes nothing on the remote but the title's clock. A's round must
+    /// learn that clock, so that B's later write wins on A too. Before the fix a pull passed over
+    /// a remote save that changed a clock record alone: A kept "A's" while the remote and B held
+    /// "same", for good.
+    @Test(arguments: SyncBackend.allCases)
+    func aValueWrittenAgainLaterElsewhereWinsOnEveryReplica(_ backend: SyncBackend) async throws {
+        let world = try SyncWorld(backend)
+        let a = try world.replica("a"), b = try world.replica("b")
+        let id = try await world.sharedNote(a, b)
+        var lastClockRead = wallMilliseconds()
+        func inALaterMillisecond(_ body: () throws -> Void) rethrows {
+            waitForALaterMillisecond(than: lastClockRead)
+            try body()
+            lastClockRead = wallMilliseconds()
         }
+        try inALaterMillisecond { try a.change(id) { $0.title = "same" } }
+        try await a.sync()
+        try inALaterMillisecond { try a.change(id) { $0.title = "A's" } }
+        try inALaterMillisecond { try b.change(id) { $0.title = "same" } }
+        try await b.sync()
+        try await a.sync()
+        try await b.sync()
+        #expect(try a.note(id)?.title == "same")
+        #expect(try b.note(id)?.title == "same")
+        #expect(try ModelContext(world.server).fetch(FetchDescriptor<SyncNote>()).map(\.title) == ["same"])
     }
 }

@@ -138,8 +138,8 @@ private final class StoreSet {
         for _ in 0..<Int.random(in: 1...2, using: &generator) {
             let context = ModelContext(containerB)
             context.author = "app"
-            var deleted = Set<UUID>()
-            for _ in 0..<Int.random(in: 1...3, using: &generator) { _ = try editor.edit(context, deleted: &deleted, using: &generator) }
+            var touched = Set<UUID>()
+            for _ in 0..<Int.random(in: 1...3, using: &generator) { _ = try editor.edit(context, touched: &touched, using: &generator) }
             try context.save()
         }
     }

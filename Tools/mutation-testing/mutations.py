@@ -576,6 +576,7 @@ SYNC_MUTATIONS = [
 ]
 
 SYNC_LINEAGE = "Sources/StoreSync/SyncRound+Lineage.swift"
+SYNC_EDITOR = "Sources/StoreTestSupport/SyncEditor.swift"
 SYNC_MUTATIONS += [
     m("Y20", "sync", SYNC_STAMP, "the stamp position moves over a batch of replicator saves: its own save is the next batch, forever",  # SyncBookkeepingAndDatingTests.idleRoundsWithASmallBatchWriteNothing
       "replicatorTransactions >= SkippedStretch.worthASave", "replicatorTransactions >= max(1, configuration.batchSize)"),
@@ -600,6 +601,15 @@ SYNC_MUTATIONS += [
     m("Y40", "sync", SYNC_SESSION, "a model new here keeps the members its source listed whose held to-one names another model",  # MergeRuleScenarioTests.aMoveThatLosesIntoAProjectNewHereLeavesNoMemberBehind
       "if before == nil, let after { leaveOutMembersNamingOthers(parts, id: id, row: after) }",
       "if false, let after { leaveOutMembersNamingOthers(parts, id: id, row: after) }"),
+    # The convergence run's own premise: its editor records what each save does.
+    m("Y50", "sync", SYNC_EDITOR, "the convergence editor moves a task by its project's tasks and reads both ends again in the same save",  # SyncEditorRecordTests.aSaveDoesWhatTheEditorRecords
+      "touched.formUnion([task.id, task.project?.id, project.id].compactMap { $0 })",
+      "_ = project"),
+    m("Y51", "sync", SYNC_STAMP, "a local change is dated by the round, not by when the app saved it",  # SyncBookkeepingAndDatingTests.anOfflineEditIsDatedByItsSaveNotByTheRound
+      "fresh: fresh, saved: saved[id] ?? [:]),", "fresh: fresh),"),
+    m("Y52", "sync", SYNC_ROUND, "a pull passes over a remote save that changed a model's clock record alone (the same value, saved later elsewhere)",  # SyncBookkeepingAndDatingTests.aValueWrittenAgainLaterElsewhereWinsOnEveryReplica
+      "let id = SyncStateRows.model(ofClockRecord: change.changedPersistentIdentifier) ?? change.changedPersistentIdentifier",
+      "let id = change.changedPersistentIdentifier"),
 ]
 
 # Batched replication (one destination save per batch, authors naming origin ranges, rows read ahead).
