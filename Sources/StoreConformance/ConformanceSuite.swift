@@ -20,6 +20,7 @@ public enum ConformanceSuite {
             + RelationshipCases.all + MigrationCases.all + RelatedUpsertCases.all + ConcurrentChangeCases.all
             + ToManyMergeCases.all + KeyEqualityCases.all + NaNUniqueCases.all + HistoryLifecycleCases.all
             + MigrationPlanCases.all + AttributeTypeCases.all
+            + UniqueSwapCases.all
     }
 
     /// The cases that apply to a target's capabilities.
