@@ -85,9 +85,10 @@ import Testing
 
     /// Each replica inserts a label "urgent" and a task and a board referring to its own: after
     /// the merge, every reference names the survivor, on every replica and the remote, whichever
-    /// side made the merge (the remote on a push, or a replica on a pull into its unpushed label).
+    /// side made the merge (the remote, when b pushes before it pulls a's label; else b, pulling
+    /// a's label into its own unpushed one).
     @Test(arguments: SyncBackend.allCases, [false, true])
-    func referencesToTheLoserMoveToTheSurvivor(_ backend: SyncBackend, bPullsBeforeItPushes: Bool) async throws {
+    func referencesToTheLoserMoveToTheSurvivor(_ backend: SyncBackend, bPushesFirst: Bool) async throws {
         let world = try World(backend)
         let a = try world.replica("a"), b = try world.replica("b")
         for (replica, name, id) in [(a, "a", Self.large), (b, "b", Self.small)] {
@@ -102,7 +103,7 @@ import Testing
         }
         try await a.sync()
         world.clock.advance()
-        if bPullsBeforeItPushes { try await b.replicator.pull() }   // b merges into its own label first
+        if bPushesFirst { try await b.replicator.push() }   // the remote merges the labels
         for replica in [b, a, b] { try await replica.sync() }
 
         let expected = Held(taskLabels: ["task a": Self.small, "task b": Self.small],
