@@ -201,7 +201,7 @@ struct JSONStoreState: Sendable {
             snapshots.append(DefaultSnapshot(persistentIdentifier: PersistentIdentifier(entityName: entityName, primaryKey: key), values: values))
         }
         do {
-            try table.write(snapshots)
+            try table.write(together: snapshots)
         } catch let error as DataStoreError {
             throw DataStoreError(.corruptStore, needsMigration ? error.message : "\(path) holds rows that break a unique constraint: \(error.message)")
         }

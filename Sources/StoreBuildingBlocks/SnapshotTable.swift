@@ -280,7 +280,7 @@ public struct SnapshotTable: Sendable {
     /// rows that swapped unique values in one save are written back as they were saved.
     /// - Throws: `DataStoreError/Code/unknownEntity`; `DataStoreError/Code/constraintViolation`
     ///   when two rows would then share a unique constraint's values (nothing is written then).
-    public mutating func write(_ snapshots: [DefaultSnapshot]) throws {
+    public mutating func write(together snapshots: [DefaultSnapshot]) throws {
         let byEntity = Dictionary(grouping: snapshots, by: \.persistentIdentifier.entityName)
         for entityName in byEntity.keys where entities[entityName] == nil { throw DataStoreError.unknownEntity(entityName, in: schema) }
         // Every entity checked before any is written: all or nothing.

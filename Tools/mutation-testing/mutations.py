@@ -591,7 +591,7 @@ SYNC_MUTATIONS += [
     m("Y60", "table", TABLE, "a save's updates are checked against unique constraints one row at a time: a swap is refused",  # conformance upserts/storedModelsSwapUniqueValuesInOneSave; SyncUniqueKeyMoveTests.aSwapAcrossTwoSavesOfOneDeviceIsNoCollision
       "try rows.put(updatedRows[entityName] ?? [])", "for row in updatedRows[entityName] ?? [] { try rows.put(row) }"),
     m("Y61", "json", JSON_STATE, "a journal entry's rows are replayed one at a time: a swap another process saved reads as a clash",  # conformance upserts/storedModelsSwapUniqueValuesInOneSave (JSONStore)
-      "            try table.write(snapshots)\n", "            for snapshot in snapshots { try table.write(snapshot) }\n"),
+      "            try table.write(together: snapshots)\n", "            for snapshot in snapshots { try table.write(snapshot) }\n"),
     m("Y62", "sync", SYNC_SESSION, "references held to the loser of a unique-key merge are not moved to the survivor",  # SyncMergedReferenceTests.referencesToTheLoserMoveToTheSurvivor
       "        report([(conflict, .keepLatest, incomingSurvives)])\n        try redirectReferences(to: loser, survivor: survivor)\n",
       "        report([(conflict, .keepLatest, incomingSurvives)])\n"),
