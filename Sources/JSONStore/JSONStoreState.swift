@@ -184,13 +184,24 @@ struct JSONStoreState: Sendable {
     }
 
     private mutating func write(_ entityName: String, _ values: [String: SnapshotValue], path: String) throws {
-        guard let key = values["id"] else { throw Self.rowWithoutID(entityName, path: path) }
-        guard !needsMigration, schema.entity(named: entityName) != nil else {
-            foreignRows[entityName, default: OrderedRows()].write(key, values)
-            return
+        try write([(entityName, values)], path: path)
+    }
+
+    /// Writes rows read from a file: those of the schema's entities into the table, checked
+    /// against unique constraints together (the rows of one save may have swapped unique values),
+    /// the others aside (``foreignRows``).
+    private mutating func write(_ rows: [(entity: String, values: [String: SnapshotValue])], path: String) throws {
+        var snapshots: [DefaultSnapshot] = []
+        for (entityName, values) in rows {
+            guard let key = values["id"] else { throw Self.rowWithoutID(entityName, path: path) }
+            guard !needsMigration, schema.entity(named: entityName) != nil else {
+                foreignRows[entityName, default: OrderedRows()].write(key, values)
+                continue
+            }
+            snapshots.append(DefaultSnapshot(persistentIdentifier: PersistentIdentifier(entityName: entityName, primaryKey: key), values: values))
         }
         do {
-            try table.write(DefaultSnapshot(persistentIdentifier: PersistentIdentifier(entityName: entityName, primaryKey: key), values: values))
+            try table.write(together: snapshots)
         } catch let error as DataStoreError {
             throw DataStoreError(.corruptStore, needsMigration ? error.message : "\(path) holds rows that break a unique constraint: \(error.message)")
         }
@@ -225,7 +236,7 @@ struct JSONStoreState: Sendable {
                 table.remove(identifier)
                 foreignRows[identifier.entityName]?.remove(identifier.primaryKey)
             }
-            for row in entry.upserts ?? [] { try write(row.entity, row.values, path: path) }
+            try write((entry.upserts ?? []).map { ($0.entity, $0.values) }, path: path)
         }
         if let transaction = entry.transaction {
             try StoredCounter.check(transaction.transactionNumber, "transaction", minimum: 1, in: path)

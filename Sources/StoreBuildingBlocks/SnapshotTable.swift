@@ -172,19 +172,28 @@ public struct SnapshotTable: Sendable {
                 let preserved = stored.values.filter { rows.entity.preservedOnDeletion.contains($0.key) }
                 deleteChanges.append(.init(kind: .delete, entityName: id.entityName, primaryKey: id.primaryKey, tombstone: preserved))
             }
+            // Updates are checked against unique constraints together, on the rows they leave (as
+            // a database checks a deferred constraint at commit): two models that swap unique
+            // values in one save are no collision, though either one alone would be.
+            var updatedRows: [String: [DefaultSnapshot]] = [:], updatedEntities: [String] = []
             for snapshot in request.updated {
                 let id = snapshot.persistentIdentifier
-                var rows = try takeRows(id.entityName)
-                defer { entities[id.entityName] = rows }
-                guard let stored = rows.row(id.primaryKey) else { continue }
+                guard let rows = entities[id.entityName] else { throw DataStoreError.unknownEntity(id.entityName, in: schema) }
+                guard let stored = updatedRows[id.entityName]?.last(where: { $0.persistentIdentifier == id }) ?? rows.row(id.primaryKey) else { continue }
                 // Only what the saving context changed: what another save wrote meanwhile stays.
                 let target = DefaultSnapshot(
                     persistentIdentifier: id, values: try request.storedValues(updating: stored.values, with: snapshot, entity: rows.entity))
                 let changed = target.changedAttributes(from: stored.values)
                 guard !changed.isEmpty else { continue }
                 undo.append(.replaced(stored))
-                try rows.put(target)
+                if updatedRows[id.entityName] == nil { updatedEntities.append(id.entityName) }
+                updatedRows[id.entityName, default: []].append(target)
                 updateChanges.append(.init(kind: .update, entityName: id.entityName, primaryKey: id.primaryKey, updatedAttributes: changed))
+            }
+            for entityName in updatedEntities {
+                var rows = try takeRows(entityName)
+                defer { entities[entityName] = rows }
+                try rows.put(updatedRows[entityName] ?? [])
             }
             for snapshot in request.inserted {
                 let id = snapshot.persistentIdentifier
@@ -229,7 +238,7 @@ public struct SnapshotTable: Sendable {
                 guard var rows = entities.removeValue(forKey: entity) else { continue }
                 switch step {
                 case .inserted(let id): rows.remove(id.primaryKey, compacting: false)
-                case .replaced(let previous): try? rows.put(previous)
+                case .replaced(let previous): rows.overwrite(previous)   // valid with the rows restored before it
                 case .deleted(let previous, let place): rows.restore(previous, at: place)
                 }
                 entities[entity] = rows
@@ -264,6 +273,23 @@ public struct SnapshotTable: Sendable {
         var rows = try takeRows(snapshot.persistentIdentifier.entityName)
         defer { entities[snapshot.persistentIdentifier.entityName] = rows }
         try rows.put(snapshot)
+    }
+
+    /// Writes rows as they are (replaying one save recorded elsewhere), each replacing the row
+    /// with its identifier, checked against unique constraints together on the rows they leave:
+    /// rows that swapped unique values in one save are written back as they were saved.
+    /// - Throws: `DataStoreError/Code/unknownEntity`; `DataStoreError/Code/constraintViolation`
+    ///   when two rows would then share a unique constraint's values (nothing is written then).
+    public mutating func write(together snapshots: [DefaultSnapshot]) throws {
+        let byEntity = Dictionary(grouping: snapshots, by: \.persistentIdentifier.entityName)
+        for entityName in byEntity.keys where entities[entityName] == nil { throw DataStoreError.unknownEntity(entityName, in: schema) }
+        // Every entity checked before any is written: all or nothing.
+        for (entityName, rows) in byEntity { try entities[entityName]?.checkUniqueness(of: rows) }
+        for (entityName, rows) in byEntity {
+            var table = try takeRows(entityName)
+            table.overwrite(rows)
+            entities[entityName] = table
+        }
     }
 
     /// Removes one row, if present.
@@ -348,14 +374,67 @@ struct EntityRows: Sendable {
     mutating func put(_ snapshot: DefaultSnapshot) throws {
         let key = snapshot.persistentIdentifier.primaryKey
         if let (constraint, owner) = collidingConstraint(with: snapshot.values, excluding: key) {
-            // The message names the models and the constraint, never the values (user data, kept
-            // out of logs); those are in the error's debugDetails.
-            let names = entity.uniqueConstraints[constraint]
-            throw DataStoreError(.constraintViolation,
-                "Saving \(snapshot.persistentIdentifier) would give it the same \(names.joined(separator: ", ")) (a unique constraint) as "
-                + "\(entity.name)(\(owner)). Change one of them, or delete the other first.",
-                debugDetails: names.map { "\($0) = \(snapshot.values[$0] ?? .null)" }.joined(separator: ", "))
+            throw violation(snapshot, constraint: constraint, owner: owner)
         }
+        overwrite(snapshot)
+    }
+
+    /// Inserts or replaces several rows, checked against unique constraints together on the rows
+    /// they leave (``checkUniqueness(of:)``), so rows may swap unique values.
+    /// - Throws: `DataStoreError/Code/constraintViolation` when two rows would then share a
+    ///   unique constraint's values (the rows are then unchanged).
+    /// - Complexity: O(*k*) for *k* rows, and O(log *n*) per ordered index.
+    mutating func put(_ snapshots: [DefaultSnapshot]) throws {
+        try checkUniqueness(of: snapshots)
+        overwrite(snapshots)
+    }
+
+    /// Throws `DataStoreError/Code/constraintViolation` unless the rows `snapshots` (each replacing
+    /// the row of its key, a later one of a key replacing an earlier) leave every unique
+    /// constraint's values held by one row at most, with the rows not among them as they are.
+    func checkUniqueness(of snapshots: [DefaultSnapshot]) throws {
+        var last: [SnapshotValue: Int] = [:]
+        for (index, snapshot) in snapshots.enumerated() { last[snapshot.persistentIdentifier.primaryKey] = index }
+        for constraint in uniqueIndices.indices {
+            var holders: [[SnapshotValue]: SnapshotValue] = [:]
+            for (index, snapshot) in snapshots.enumerated() where last[snapshot.persistentIdentifier.primaryKey] == index {
+                let key = snapshot.persistentIdentifier.primaryKey
+                guard let values = entity.uniqueKey(constraint, in: snapshot.values) else { continue }
+                // A stored holder among the rows written gives the values up unless it keeps them
+                // (then it is in `holders` too).
+                let stored = uniqueIndices[constraint][values].flatMap { last[$0] == nil ? $0 : nil }
+                if let owner = holders[values] ?? stored, owner != key { throw violation(snapshot, constraint: constraint, owner: owner) }
+                holders[values] = key
+            }
+        }
+    }
+
+    /// Writes rows checked together: first every one's old values leave the indices, so that
+    /// one row's new value is not taken for another's old one.
+    mutating func overwrite(_ snapshots: [DefaultSnapshot]) {
+        for snapshot in snapshots {
+            guard let slot = slotByKey[snapshot.persistentIdentifier.primaryKey], let old = slots[slot] else { continue }
+            removeFromUniqueIndices(old)
+        }
+        for snapshot in snapshots { overwrite(snapshot) }
+    }
+
+    /// The error for a row that would share a unique constraint's values with `owner`'s. The
+    /// message names the models and the constraint, never the values (user data, kept out of
+    /// logs); those are in the error's debugDetails.
+    private func violation(_ snapshot: DefaultSnapshot, constraint: Int, owner: SnapshotValue) -> DataStoreError {
+        let names = entity.uniqueConstraints[constraint]
+        return DataStoreError(.constraintViolation,
+            "Saving \(snapshot.persistentIdentifier) would give it the same \(names.joined(separator: ", ")) (a unique constraint) as "
+            + "\(entity.name)(\(owner)). Change one of them, or delete the other first.",
+            debugDetails: names.map { "\($0) = \(snapshot.values[$0] ?? .null)" }.joined(separator: ", "))
+    }
+
+    /// Inserts or replaces a row without checking unique constraints: for rows checked already,
+    /// and for a failed save's undo, which puts back rows that were valid together. A unique
+    /// value the row held is left in the index when another row holds it now.
+    mutating func overwrite(_ snapshot: DefaultSnapshot) {
+        let key = snapshot.persistentIdentifier.primaryKey
         let sequence: Int
         if let slot = slotByKey[key], let old = slots[slot] {
             sequence = sequences[slot]
@@ -431,10 +510,19 @@ struct EntityRows: Sendable {
     }
 
     private mutating func removeFromIndices(_ snapshot: DefaultSnapshot, sequence: Int) {
-        for constraint in uniqueIndices.indices {
-            if let key = entity.uniqueKey(constraint, in: snapshot.values) { uniqueIndices[constraint][key] = nil }
-        }
+        removeFromUniqueIndices(snapshot)
         let key = snapshot.persistentIdentifier.primaryKey
         for index in indexes.indices { indexes[index].remove(snapshot.values, primaryKey: key, sequence: sequence) }
+    }
+
+    /// Takes a row's unique values out of the indices, each only while it names this row (rows
+    /// written together may have handed it to another already).
+    private mutating func removeFromUniqueIndices(_ snapshot: DefaultSnapshot) {
+        let key = snapshot.persistentIdentifier.primaryKey
+        for constraint in uniqueIndices.indices {
+            if let values = entity.uniqueKey(constraint, in: snapshot.values), uniqueIndices[constraint][values] == key {
+                uniqueIndices[constraint][values] = nil
+            }
+        }
     }
 }

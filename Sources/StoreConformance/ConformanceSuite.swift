@@ -21,6 +21,7 @@ public enum ConformanceSuite {
             + ToManyMergeCases.all + KeyEqualityCases.all + NaNUniqueCases.all + HistoryLifecycleCases.all
             + MigrationPlanCases.all + AttributeTypeCases.all
             + ExclusiveAccessCases.all
+            + UniqueSwapCases.all
     }
 
     /// The cases that apply to a target's capabilities.

@@ -34,6 +34,9 @@ struct MergeSession {
     /// Per entity with unique constraints, per constraint: the (canonical) values -> the model that
     /// holds them here, as the save leaves them. Read once per entity per session.
     private var uniqueOwners: [String: [[[SnapshotValue]: PersistentIdentifier]]] = [:]
+    /// The model each model of an entity with unique constraints stands for here: itself, or
+    /// the survivor it was merged into (``standing(for:)``). Emptied when the save records a merge.
+    private var standIns: [PersistentIdentifier: PersistentIdentifier] = [:]
 
     init(destination: SyncStore, parts: [String: SyncedParts], resolver: any ConflictResolver,
          heldFresh: ModelDating.Fresh?) {
@@ -46,6 +49,8 @@ struct MergeSession {
     /// Merges one incoming model into the save.
     mutating func apply(_ incoming: DatedModel, id: PersistentIdentifier) throws {
         guard let parts = parts[id.entityName] else { return }
+        // A replica that had not seen a merge when it saved can still name the model merged away.
+        let incoming = try redirectingReferences(of: incoming, parts: parts)
         let heldRow = try save.isDeleting(id) ? nil : save.pendingRow(id) ?? destination.row(id)
         let record = try clocks(of: id)
         received.append((id, incoming.clocks))
@@ -59,6 +64,7 @@ struct MergeSession {
             // Deleted by a unique-key merge elsewhere: what is held of it joins the survivor first.
             remove(id, parts: parts, row: heldRow, clocks: incoming.clocks)
             try apply(redirected(DatedModel(values: heldRow, clocks: held.clocks), to: survivor), id: survivor)
+            try redirectReferences(to: id, survivor: survivor)
             return
         }
         let outcome = Merge.merge(held: held.map { DatedModel(values: heldRow, clocks: $0.clocks) }, incoming: incoming,
@@ -106,6 +112,10 @@ struct MergeSession {
         if outcome.action != .none || !outcome.memberChanges.isEmpty { appliedChanges += 1 }
         if outcome.clocks != record { try SyncStateRows.write(outcome.clocks, of: id, into: &save) }
         report(outcome.resolutions)
+        // The news of a merge made elsewhere, for a model not held here (or held deleted).
+        if outcome.clocks.mergedInto != record?.mergedInto, let survivor = try survivor(named: outcome.clocks.mergedInto, of: id) {
+            try redirectReferences(to: id, survivor: survivor)
+        }
     }
 
     private mutating func report(_ decided: [(conflict: SyncConflict, resolution: SyncConflict.Resolution, incomingWon: Bool)]) {
@@ -179,6 +189,7 @@ struct MergeSession {
                                     heldClock: held.clocks.latest ?? deletedAt, incomingValue: nil,
                                     incomingClock: clocks.latest ?? deletedAt)
         report([(conflict, .keepLatest, incomingSurvives)])
+        try redirectReferences(to: loser, survivor: survivor)
     }
 
     /// Brings into the save, from the source, each model that holds one of the unique values of
@@ -265,6 +276,105 @@ struct MergeSession {
         model.clocks.mergedInto = nil
         model.clocks.deleted = nil
         return model
+    }
+
+    // MARK: References to a model merged away
+
+    /// Points every reference held here to `loser`, merged into `survivor` on a unique key, at
+    /// `survivor` instead, in the save: to-one values and to-many members, their clocks kept (it
+    /// is the same choice, by the survivor's name; a digest that dated the old name dates the new
+    /// one), so every replica that learns of the merge makes the same change without dating it.
+    /// A to-many that follows a to-one is kept in step with it. References that arrive later are
+    /// redirected as they arrive (``redirectingReferences(of:parts:)``).
+    /// - Complexity: reads every row of each entity with a relationship to the loser's entity
+    ///   (a merge is rare; the save would otherwise leave references to a deleted model).
+    private mutating func redirectReferences(to loser: PersistentIdentifier, survivor: PersistentIdentifier) throws {
+        standIns = [:]
+        let fromKey = ValueDigest.canonicalJSON(loser.primaryKey), toKey = ValueDigest.canonicalJSON(survivor.primaryKey)
+        for (entityName, referring) in parts.sorted(by: { $0.key < $1.key }) {
+            let toOne = referring.valueNames.filter { name in
+                referring.entity.relationships.contains { $0.name == name && $0.destination == loser.entityName }
+            }
+            let toMany = referring.memberNames.filter { name in
+                referring.entity.relationships.contains { $0.name == name && $0.destination == loser.entityName }
+            }
+            guard !toOne.isEmpty || !toMany.isEmpty else { continue }
+            let stored = try destination.rows(of: entityName)
+            let ids = Set(stored.keys).union(save.insertedOrder.filter { $0.entityName == entityName })
+            for id in ids.sorted(by: { $0.description < $1.description }) where !save.isDeleting(id) {
+                guard let row = save.pendingRow(id) ?? stored[id] else { continue }
+                let set = Dictionary(uniqueKeysWithValues: toOne.filter { row[$0] == loser.primaryKey }.map { ($0, survivor.primaryKey) })
+                let lists = toMany.filter { ModelDating.members(row[$0]).contains(loser.primaryKey) }
+                guard !set.isEmpty || !lists.isEmpty else { continue }
+                save.update(id, stored: row, set: set)
+                keepInStep(referring, id: id, before: row, after: row.merging(set) { $1 })
+                for name in lists {
+                    let added = ModelDating.members(row[name]).contains(survivor.primaryKey) ? [] : [survivor.primaryKey]
+                    save.changeMembers(id, stored: row, relationship: name, ToManyChange(added: added, removed: [loser.primaryKey]))
+                }
+                if let record = try clocks(of: id) {
+                    var clocks = record
+                    for name in set.keys where clocks.values[name]?.digest == ValueDigest.of(loser.primaryKey) {
+                        clocks.values[name]?.digest = ValueDigest.of(survivor.primaryKey)
+                    }
+                    for name in lists { clocks.members[name] = Self.moving(fromKey, to: toKey, in: clocks.members[name]) }
+                    if clocks != record { try SyncStateRows.write(clocks, of: id, into: &save) }
+                }
+                appliedChanges += 1
+            }
+        }
+    }
+
+    /// `model` with each reference to a model merged away here naming the model it stands for
+    /// (``standing(for:)``), with the clocks of those values and members.
+    private mutating func redirectingReferences(of model: DatedModel, parts: SyncedParts) throws -> DatedModel {
+        guard var values = model.values else { return model }
+        var clocks = model.clocks
+        for relationship in parts.entity.relationships where self.parts[relationship.destination]?.entity.uniqueConstraints.isEmpty == false {
+            let name = relationship.name
+            func standIn(_ key: SnapshotValue) throws -> SnapshotValue {
+                try standing(for: PersistentIdentifier(entityName: relationship.destination, primaryKey: key)).primaryKey
+            }
+            if parts.valueNames.contains(name), let key = values[name], key != .null {
+                let target = try standIn(key)
+                guard target != key else { continue }
+                values[name] = target
+                if clocks.values[name]?.digest == ValueDigest.of(key) { clocks.values[name]?.digest = ValueDigest.of(target) }
+            } else if parts.memberNames.contains(name), values[name] != nil {
+                var members: [SnapshotValue] = [], moved = false
+                for key in ModelDating.members(values[name]) {
+                    let target = try standIn(key)
+                    if target != key {
+                        moved = true
+                        clocks.members[name] = Self.moving(ValueDigest.canonicalJSON(key), to: ValueDigest.canonicalJSON(target),
+                                                           in: clocks.members[name])
+                    }
+                    if !members.contains(target) { members.append(target) }
+                }
+                if moved { values[name] = .array(members) }
+            }
+        }
+        return DatedModel(values: values, clocks: clocks)
+    }
+
+    /// The model `id` stands for here: itself, or the survivor its clock record names as the save
+    /// leaves it (following merges of the survivor in turn). Only models of entities with unique
+    /// constraints are ever merged.
+    private mutating func standing(for id: PersistentIdentifier) throws -> PersistentIdentifier {
+        if let known = standIns[id] { return known }
+        var current = id, seen: Set<PersistentIdentifier> = [id]
+        while let next = try survivor(named: clocks(of: current)?.mergedInto, of: current), seen.insert(next).inserted { current = next }
+        standIns[id] = current
+        return current
+    }
+
+    /// Member clocks with the clock of member `from` moved to member `to` (the later clock when
+    /// both have one).
+    private static func moving(_ from: String, to: String, in members: [String: MemberClock]?) -> [String: MemberClock]? {
+        guard var members, let moved = members.removeValue(forKey: from) else { return members }
+        if let held = members[to], held.clock > moved.clock { return members }
+        members[to] = moved
+        return members
     }
 
     // MARK: Inverses

@@ -40,6 +40,9 @@ enum Flaw: String, CaseIterable, Sendable {
     /// Lists every attribute of the entity in each update of its history, not only those the
     /// save changed.
     case reportsEveryAttributeAsUpdated
+    /// Checks each updated row's unique values against the other rows as the save's earlier
+    /// updates left them, not against the rows the whole save leaves: a swap is refused.
+    case checksUniqueValuesRowByRow
 }
 
 struct BrokenStoreConfiguration: DataStoreConfiguration {
@@ -106,6 +109,7 @@ final class BrokenStore: DataStore, HistoryProviding {
             }
         }
         if flaw == .collidesOnNaN { try refuseASecondNaN(request.inserted) }
+        if flaw == .checksUniqueValuesRowByRow { try refuseUniqueValuesHeldBeforeTheSave(request.updated) }
         if flaw == .dropsDeletes { request.deleted = [] }
         if flaw == .dropsSubSecondDates {
             request.inserted = request.inserted.map { alterAttributes(of: $0, with: Self.wholeSeconds) }
@@ -215,6 +219,30 @@ final class BrokenStore: DataStore, HistoryProviding {
                 holders[slot, default: 0] += 1
                 if holders[slot]! > 1 { throw DataStoreError(.constraintViolation, "two NaN unique values have one key") }
             }
+        }
+    }
+
+    /// Throws `.constraintViolation` when an updated model takes unique values that another row
+    /// holds as the save's earlier updates left it, as a store that writes and checks one row at
+    /// a time does.
+    private func refuseUniqueValuesHeldBeforeTheSave(_ updated: [DefaultSnapshot]) throws {
+        var rows: [PersistentIdentifier: [String: SnapshotValue]] = [:]
+        for snapshot in updated {
+            let id = snapshot.persistentIdentifier
+            guard let entity = schema.entity(named: id.entityName), !entity.uniqueConstraints.isEmpty else { continue }
+            if !rows.keys.contains(where: { $0.entityName == id.entityName }) {
+                for values in storedValues(of: id.entityName) {
+                    if let key = values["id"] { rows[PersistentIdentifier(entityName: id.entityName, primaryKey: key)] = values }
+                }
+            }
+            let values = (rows[id] ?? [:]).merging(snapshot.values) { $1 }
+            for constraint in entity.uniqueConstraints.indices {
+                guard let key = entity.uniqueKey(constraint, in: values) else { continue }
+                if rows.contains(where: { $0.key != id && $0.key.entityName == id.entityName && entity.uniqueKey(constraint, in: $0.value) == key }) {
+                    throw DataStoreError(.constraintViolation, "an updated row takes unique values another row still holds")
+                }
+            }
+            rows[id] = values
         }
     }
 

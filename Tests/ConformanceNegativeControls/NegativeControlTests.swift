@@ -25,6 +25,7 @@ import Testing
         .dropsSubSecondDates: "types/everyAttributeTypeRoundTripsExactlyThroughReopening",
         .reversesArrays: "types/everyAttributeTypeRoundTripsExactlyThroughReopening",
         .reportsEveryAttributeAsUpdated: "history/anUpdateListsExactlyTheOneAttributeSet",
+        .checksUniqueValuesRowByRow: "upserts/storedModelsSwapUniqueValuesInOneSave",
     ]
 
     @Test(arguments: Flaw.allCases)

@@ -10,10 +10,10 @@ import Testing
     /// The first seed: the one given to replay a run (`DATASTORES_SYNC_SEED=<seed>`), a new one
     /// each run with `DATASTORES_SYNC_SEED=random` (printed), else a fixed one, so that CI runs the
     /// same runs each time.
-    static func firstSeed() -> UInt64 {
+    static func firstSeed(fixed: UInt64 = 1_000) -> UInt64 {
         let text = ProcessInfo.processInfo.environment["DATASTORES_SYNC_SEED"]
         if let text, let seed = UInt64(text) { return seed }
-        guard text == "random" else { return 1_000 }
+        guard text == "random" else { return fixed }
         var random = SystemRandomNumberGenerator()
         return random.next() % 1_000_000_000
     }
@@ -29,10 +29,11 @@ import Testing
         if FullTestRun.isEnabled { #expect(totals.modelConflicts.deleteVersusUpdate > 0 && totals.resolutions > 0) }
     }
 
-    /// The same with labels of the same names inserted on several replicas: unique-key merges.
-    @Test(.disabled("defect: unique-key merges fail on a JSON remote and leave references to the merged label nil (see labelsOfOneNameMergeIntoTheSmallerIdentifier)"))
+    /// The same with labels of the same names inserted on several replicas: unique-key merges
+    /// (from a fixed first seed whose quick runs hold one; the full size holds a score or more).
+    @Test
     func replicasConvergeWithUniqueKeyCollisions() async throws {
-        let totals = try await runs(uniqueCollisions: true)
+        let totals = try await runs(uniqueCollisions: true, fixedSeed: 732_826_737)
         #expect(totals.modelConflicts.uniqueCollisions > 0)
     }
 
@@ -63,10 +64,10 @@ import Testing
     }
 
     /// Runs of two and three replicas from consecutive seeds; prints each run's figures and the totals.
-    func runs(uniqueCollisions: Bool) async throws -> ConvergenceRun.Figures {
+    func runs(uniqueCollisions: Bool, fixedSeed: UInt64 = 1_000) async throws -> ConvergenceRun.Figures {
         let runs = FullTestRun.isEnabled ? 16 : 3
         let rounds = FullTestRun.isEnabled ? 24 : 6
-        let first = Self.firstSeed()
+        let first = Self.firstSeed(fixed: fixedSeed)
         var totals = ConvergenceRun.Figures()
         let start = ContinuousClock.now
         for index in 0..<runs {

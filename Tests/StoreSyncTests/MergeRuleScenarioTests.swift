@@ -136,11 +136,10 @@ import Testing
 
     /// Two replicas insert a label of one name: the smaller identifier survives everywhere, with
     /// the later note, and a task that named the other label names the survivor. (On a JSON
-    /// remote the merge save used to be refused on reading back: JournalReplayOrderTests.)
-    @Test(.disabled("""
-        the two inserts can be saved in one millisecond, so which note is later is decided by the replicas' random IDs; \
-        and a reference to a merged-away model is not yet moved to the survivor (the article's limits)
-        """), arguments: [false, true])
+    /// remote the merge save used to be refused on reading back: JournalReplayOrderTests.) The
+    /// notes are dated when each replica's round begins, in later milliseconds (`Replicas.sync`),
+    /// so B's is the later however close the two saves were.
+    @Test(arguments: [false, true])
     func labelsOfOneNameMergeIntoTheSmallerIdentifier(jsonRemote: Bool) async throws {
         let replicas = try Replicas(jsonRemote: jsonRemote)
         let small = UUID(uuidString: "00000000-0000-0000-0000-000000000001")!, large = UUID(uuidString: "FFFFFFFF-0000-0000-0000-000000000001")!
@@ -162,11 +161,7 @@ import Testing
         for (name, container) in [("A", replicas.a), ("B", replicas.b), ("the remote", replicas.remote)] {
             let rows = try SyncRows(container)
             #expect(rows.labels == [small: SyncRows.Label(name: "red", note: "from B")], "\(name): one label, the smaller identifier")
-            // Not yet: references to a model merged away are not moved to the survivor (the
-            // article's limits say so); `withKnownIssue` fails this test once they are.
-            withKnownIssue("a reference to a merged-away model is not moved to the survivor") {
-                #expect(rows.tasks[task.id]?.label == small, "\(name): the task names the survivor")
-            }
+            #expect(rows.tasks[task.id]?.label == small, "\(name): the task names the survivor")
         }
     }
 }

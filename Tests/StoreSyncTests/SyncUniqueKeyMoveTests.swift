@@ -31,10 +31,10 @@ import Testing
     }
 
     /// Save 1 swaps through a spare value, save 2 finishes the swap. The models as they are now
-    /// swap their values in the push of save 1, which a store that checks unique values row by
-    /// row refuses: a known issue (the replicator would have to stage the swap through a spare
-    /// value). What holds already: nothing is merged or lost anywhere, and the push is refused
-    /// with a typed error rather than acknowledged. Before the fix p2 was merged into p1 everywhere.
+    /// swap their values in the destination's save of save 1: no collision, since a store checks
+    /// a save's unique values on the rows it leaves (the `storedModelsSwapUniqueValuesInOneSave`
+    /// conformance case). Before, a store refused that save, so the device's pushes stayed stuck;
+    /// and before that p2 was merged into p1 everywhere.
     @Test(arguments: SyncBackend.allCases)
     func aSwapAcrossTwoSavesOfOneDeviceIsNoCollision(_ backend: SyncBackend) async throws {
         let world = try SyncWorld(backend)
@@ -50,16 +50,10 @@ import Testing
         }
         clock.advance()
         try a.edit { context in try account(context, p1).email = "y" }
-        let swapped = [Person(id: p2, email: "x", name: "two"), Person(id: p1, email: "y", name: "one")]
-        await withKnownIssue("a swap of unique values in one destination save is refused by the store") {
-            try await a.sync()
-            try await b.sync()
-            try await a.sync()
-            try expectEverywhere(world, [a, b], swapped)
-        }
-        #expect(try people(a.container) == swapped)
-        let before = [Person(id: p1, email: "x", name: "one"), Person(id: p2, email: "y", name: "two")]
-        for container in [b.container, world.server] { #expect(try people(container) == before) }
+        try await a.sync()
+        try await b.sync()
+        try await a.sync()
+        try expectEverywhere(world, [a, b], [Person(id: p2, email: "x", name: "two"), Person(id: p1, email: "y", name: "one")])
         #expect(!recorder.resolutions.contains { if case .uniqueKey = $0.conflict.kind { true } else { false } })
     }
 

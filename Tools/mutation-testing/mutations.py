@@ -81,8 +81,8 @@ MUTATIONS = [
       "let existingKey = rows.slotByKey[id.primaryKey] != nil ? id.primaryKey : rows.collision(with: snapshot.values, excluding: nil)",
       "let existingKey = rows.collision(with: snapshot.values, excluding: nil)"),
     m("T02", "table", TABLE, "an update for a row another writer deleted resurrects it",
-      "guard let stored = rows.row(id.primaryKey) else { continue }\n                // Only what the saving context changed",
-      "let stored = rows.row(id.primaryKey) ?? DefaultSnapshot(persistentIdentifier: id, values: [:])\n                // Only what the saving context changed"),
+      "guard let stored = updatedRows[id.entityName]?.last(where: { $0.persistentIdentifier == id }) ?? rows.row(id.primaryKey) else { continue }",
+      "let stored = updatedRows[id.entityName]?.last(where: { $0.persistentIdentifier == id }) ?? rows.row(id.primaryKey) ?? DefaultSnapshot(persistentIdentifier: id, values: [:])"),
     m("T03", "table", TABLE, "a failed save's undo steps replayed in forward order",
       "for step in undo.reversed() {", "for step in undo {"),
     m("T04", "table", TABLE, "slot compaction after mass deletes does not re-map keys",
@@ -454,8 +454,8 @@ JSON_MUTATIONS = [
       "case .string(let name)?: authorName = name", "case .string?: authorName = nil"),
     # Killed by JournalReplayOrderTests.aUniqueValueHandedOnInOneSaveReadsBack.
     m("J21", "json", JSON_STATE, "a journal entry's rows are replayed before its deletions",
-      "            for identifier in entry.deletes ?? [] {\n                table.remove(identifier)\n                foreignRows[identifier.entityName]?.remove(identifier.primaryKey)\n            }\n            for row in entry.upserts ?? [] { try write(row.entity, row.values, path: path) }",
-      "            for row in entry.upserts ?? [] { try write(row.entity, row.values, path: path) }\n            for identifier in entry.deletes ?? [] {\n                table.remove(identifier)\n                foreignRows[identifier.entityName]?.remove(identifier.primaryKey)\n            }"),
+      "            for identifier in entry.deletes ?? [] {\n                table.remove(identifier)\n                foreignRows[identifier.entityName]?.remove(identifier.primaryKey)\n            }\n            try write((entry.upserts ?? []).map { ($0.entity, $0.values) }, path: path)",
+      "            try write((entry.upserts ?? []).map { ($0.entity, $0.values) }, path: path)\n            for identifier in entry.deletes ?? [] {\n                table.remove(identifier)\n                foreignRows[identifier.entityName]?.remove(identifier.primaryKey)\n            }"),
 ]
 
 MUTATIONS += JSON_MUTATIONS
@@ -610,6 +610,18 @@ SYNC_MUTATIONS += [
     m("Y52", "sync", SYNC_ROUND, "a pull passes over a remote save that changed a model's clock record alone (the same value, saved later elsewhere)",  # SyncBookkeepingAndDatingTests.aValueWrittenAgainLaterElsewhereWinsOnEveryReplica
       "let id = SyncStateRows.model(ofClockRecord: change.changedPersistentIdentifier) ?? change.changedPersistentIdentifier",
       "let id = change.changedPersistentIdentifier"),
+    m("Y60", "table", TABLE, "a save's updates are checked against unique constraints one row at a time: a swap is refused",  # conformance upserts/storedModelsSwapUniqueValuesInOneSave; SyncUniqueKeyMoveTests.aSwapAcrossTwoSavesOfOneDeviceIsNoCollision
+      "try rows.put(updatedRows[entityName] ?? [])", "for row in updatedRows[entityName] ?? [] { try rows.put(row) }"),
+    m("Y61", "json", JSON_STATE, "a journal entry's rows are replayed one at a time: a swap another process saved reads as a clash",  # conformance upserts/storedModelsSwapUniqueValuesInOneSave (JSONStore)
+      "            try table.write(together: snapshots)\n", "            for snapshot in snapshots { try table.write(snapshot) }\n"),
+    m("Y62", "sync", SYNC_SESSION, "references held to the loser of a unique-key merge are not moved to the survivor",  # SyncMergedReferenceTests.referencesToTheLoserMoveToTheSurvivor
+      "        report([(conflict, .keepLatest, incomingSurvives)])\n        try redirectReferences(to: loser, survivor: survivor)\n",
+      "        report([(conflict, .keepLatest, incomingSurvives)])\n"),
+    m("Y63", "sync", SYNC_SESSION, "a reference to a model merged away that arrives later is not moved to the survivor",  # SyncMergedReferenceTests.aLateReferenceToTheLoserGoesToTheSurvivor
+      "let incoming = try redirectingReferences(of: incoming, parts: parts)", "let incoming = incoming"),
+    m("Y64", "sync", SYNC_SESSION, "a replica that learns of a merge made elsewhere keeps its references to the loser",  # SyncMergedReferenceTests.referencesToTheLoserMoveToTheSurvivor
+      "            try apply(redirected(DatedModel(values: heldRow, clocks: held.clocks), to: survivor), id: survivor)\n            try redirectReferences(to: id, survivor: survivor)\n",
+      "            try apply(redirected(DatedModel(values: heldRow, clocks: held.clocks), to: survivor), id: survivor)\n"),
 ]
 
 # Batched replication (one destination save per batch, authors naming origin ranges, rows read ahead).

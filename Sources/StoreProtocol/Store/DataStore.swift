@@ -54,8 +54,11 @@ public protocol DataStore: AnyObject, Sendable {
 
     /// Applies inserts, updates and deletes atomically, recording one history transaction when
     /// anything changed. An insert that collides with a stored model on a unique constraint
-    /// updates that model; the result maps the inserted identifier to the stored one.
-    /// - Throws: ``DataStoreError``; the store is then exactly as before.
+    /// updates that model; the result maps the inserted identifier to the stored one. Updates
+    /// are checked against unique constraints on the rows the whole save leaves (as a database
+    /// checks a deferred constraint at commit): models may swap unique values in one save.
+    /// - Throws: ``DataStoreError`` (`.constraintViolation` when the save would leave two models
+    ///   with the same values of a unique constraint); the store is then exactly as before.
     func save(_ request: DataStoreSaveChangesRequest<Snapshot>) throws -> DataStoreSaveChangesResult<Snapshot>
 
     /// Deletes every model a predicate selects, in one transaction.
