@@ -137,8 +137,7 @@ import Testing
     /// Two replicas insert a label of one name: the smaller identifier survives everywhere, with
     /// the later note, and a task that named the other label names the survivor. (On a JSON
     /// remote the merge save used to be refused on reading back: JournalReplayOrderTests.) The
-    /// notes are dated when each replica's round begins, in later milliseconds (`Replicas.sync`),
-    /// so B's is the later however close the two saves were.
+    /// notes are dated by their saves, in later milliseconds (`Replicas.save`), so B's is the later.
     @Test(arguments: [false, true])
     func labelsOfOneNameMergeIntoTheSmallerIdentifier(jsonRemote: Bool) async throws {
         let replicas = try Replicas(jsonRemote: jsonRemote)
@@ -150,12 +149,12 @@ import Testing
         contextA.insert(labelA)
         contextA.insert(task)
         task.label = labelA
-        try contextA.save()
+        try replicas.save(contextA)
         let labelB = SyncLabel(name: "red", note: "from B")
         labelB.id = small
         contextB.insert(labelB)
-        try contextB.save()
-        try await replicas.sync(replicas.replicatorA)   // A's note is dated first, B's later
+        try replicas.save(contextB)
+        try await replicas.sync(replicas.replicatorA)
         try await replicas.quiesce()
 
         for (name, container) in [("A", replicas.a), ("B", replicas.b), ("the remote", replicas.remote)] {
