@@ -67,12 +67,15 @@ struct SQLQueryRenderer {
             return Rendered(sql: column.sqlName, kind: column.kind, mayBeNull: true)
         case .constant(let constant):
             return self.constant(constant)
-        case let .comparison(lhs, op, rhs):
-            guard let lhs = value(lhs), let rhs = value(rhs) else { return nil }
+        case let .comparison(lhsExpression, op, rhsExpression):
+            guard let lhs = value(lhsExpression), let rhs = value(rhsExpression) else { return nil }
             let kind = lhs.kind ?? rhs.kind
             if let l = lhs.kind, let r = rhs.kind, l != r { return nil }
             if op != .equal && op != .notEqual && (kind == .bool || kind == .uuid || kind == .json) { return nil }
-            return Rendered(sql: Self.comparison(lhs, op, rhs), kind: .bool)
+            let test = Self.comparison(lhs, op, rhs)
+            guard op == .equal, let byKey = primaryKeyTest(lhsExpression, rhsExpression) ?? primaryKeyTest(rhsExpression, lhsExpression)
+            else { return Rendered(sql: test, kind: .bool) }
+            return Rendered(sql: "(\(byKey) AND \(test))", kind: .bool)
         case let .and(lhs, rhs):
             guard let lhs = render(lhs), let rhs = render(rhs) else { return nil }
             return Rendered(sql: "(\(lhs) AND \(rhs))", kind: .bool)
@@ -81,14 +84,32 @@ struct SQLQueryRenderer {
             return Rendered(sql: "(\(lhs) OR \(rhs))", kind: .bool)
         case .not(let operand):
             return render(operand).map { Rendered(sql: "(NOT \($0))", kind: .bool) }
-        case let .isMember(element, constants):
-            guard let element = value(element), let kind = element.kind, let list = list(constants, of: kind) else { return nil }
+        case let .isMember(elementExpression, constants):
+            guard let element = value(elementExpression), let kind = element.kind, let list = list(constants, of: kind) else { return nil }
             let lhs = kind == .string ? Self.inC(element.sql) : element.sql
-            let test = "\(lhs) = ANY(\(list))"
+            var test = "\(lhs) = ANY(\(list))"
+            if let byKey = primaryKeyTest(elementExpression, constants) { test = "\(byKey) AND \(test)" }
             return Rendered(sql: element.mayBeNull ? "(\(test) AND \(element.sql) IS NOT NULL)" : "(\(test))", kind: .bool)
         case .coalesce, .ifPresent, .string:
             return nil
         }
+    }
+
+    /// `_pk = $n` (or `= ANY`) for `$0.id == constant` and `constants.contains($0.id)`: the same
+    /// rows as the test on the `id` column (`_pk` spells a key as ``PrimaryKeyText`` does, one
+    /// spelling for keys Swift finds equal), found through the primary key's index, which the
+    /// `id` column does not have. Sync's read-ahead fetches a batch's models this way.
+    /// `nil` for anything else, or a key `_pk` cannot spell.
+    private mutating func primaryKeyTest(_ attribute: QueryExpression, _ constants: QueryExpression) -> String? {
+        guard case .attribute(let id) = attribute, id.name == "id", case .constant(let key) = constants, key != .null,
+              let text = try? PrimaryKeyText.text(key) else { return nil }
+        return "_pk = \(bind(text, as: "text"))"
+    }
+
+    private mutating func primaryKeyTest(_ attribute: QueryExpression, _ constants: [SnapshotValue]) -> String? {
+        guard case .attribute(let id) = attribute, id.name == "id",
+              let texts = try? constants.map(PrimaryKeyText.text) else { return nil }
+        return "_pk = ANY(\(bind(texts, as: "text[]")))"
     }
 
     /// A comparison that is true or false (never SQL's unknown, which `NOT` would keep unknown

@@ -140,6 +140,7 @@ struct ColumnStorageTests {
     static func pushedDown() -> [(String, FetchDescriptor<PGRow>)] {
         let decomposed = "cafe\u{301}", angstrom = "\u{212B}ngstro\u{308}m", b = "b", zero = -0.0, big = 1e299, day2 = Self.day(2)
         let token = Self.tokens[0], someNames = [decomposed, "ss", "9"], someScores = [-0.0, .infinity], three = 3
+        let someIDs = Self.someIDs, oneID = Self.someIDs[1]
         return [
             ("name == cafe+U+0301", FetchDescriptor(predicate: #Predicate { $0.name == decomposed })),
             ("name == Ångström (decomposed)", FetchDescriptor(predicate: #Predicate { $0.name == angstrom })),
@@ -157,7 +158,31 @@ struct ColumnStorageTests {
             ("flag && count < 3", FetchDescriptor(predicate: #Predicate { $0.flag && $0.count < three }, sortBy: [SortDescriptor(\.count)])),
             ("!(small == 1) || flag", FetchDescriptor(predicate: #Predicate { !($0.small == 1) || $0.flag })),
             ("all, by score then name", FetchDescriptor(sortBy: [SortDescriptor(\.score), SortDescriptor(\.name, order: .reverse)])),
+            ("ids contain id", FetchDescriptor(predicate: #Predicate { someIDs.contains($0.id) })),
+            ("id == key && flag", FetchDescriptor(predicate: #Predicate { $0.id == oneID && $0.flag })),
         ]
+    }
+
+    /// Ids of rows `queryStore()` saves (and one it does not), for the lookups by id.
+    static let someIDs = [1_003, 1_004, 1_009, 5_000].map { n in UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", n))! }
+
+    /// Sync's read-ahead fetches a batch's models by `ids.contains($0.id)`: the `id` column has no
+    /// index, so each such fetch read the whole table until the test went through `_pk` too.
+    @Test("A fetch by ids (contains, or == inside a conjunction) is also a test of _pk, whose index finds the rows")
+    func idLookupsGoThroughThePrimaryKey() throws {
+        let store = try Self.store()
+        let table = try store.table(PGRow.entityName)
+        let ids = Self.someIDs, oneID = Self.someIDs[0]
+        let predicates: [(String, Predicate<PGRow>)] = [
+            ("ids contain id", #Predicate { ids.contains($0.id) }),
+            ("id == key && flag", #Predicate { $0.id == oneID && $0.flag }),
+        ]
+        for (text, predicate) in predicates {
+            let query = DataStoreFetchRequest(descriptor: FetchDescriptor(predicate: predicate)).query
+            var renderer = SQLQueryRenderer(table: table)
+            guard case .expression(let expression) = query.filter else { Issue.record("\(text) did not translate"); continue }
+            #expect(renderer.render(expression)?.contains("_pk = ") == true, "\(text)")
+        }
     }
 
     @Test("Comparisons of every query type, contains and sorts render whole as SQL; string operations and ?? do not; NaN never reaches SQL")
