@@ -10,8 +10,11 @@ public enum ExclusiveAccessNesting {
     /// (a nested call); otherwise calls `take` (which takes the access, runs the closure it is
     /// given, and releases the access) with `body` marked as holding `key`.
     ///
-    /// - Parameter key: the object that stands for the access: the store instance, or the lock
-    ///   that every instance on the same data shares.
+    /// - Parameters:
+    ///   - key: the object that stands for the access: the store instance, or the lock that
+    ///     every instance on the same data shares.
+    ///   - take: takes the access, runs the closure it is given, then releases the access.
+    ///   - body: the work to do while holding the access.
     /// - Throws: what `take` or `body` throws.
     public static func withAccess<Result>(
         _ key: AnyObject, take: (() throws -> Result) throws -> Result, _ body: () throws -> Result
