@@ -161,4 +161,49 @@ import Testing
         #expect(read.tasks == ["write": "docs"])
         #expect(read.projects == ["docs": ["write"]])
     }
+
+    /// Undoing the delete of a new model brings it back into its inverse, and the save stores it.
+    @Test func undoingTheDeleteOfANewModelStoresItWithItsRelationship() throws {
+        let container = try container()
+        let context = ModelContext(container)
+        context.undoManager = ModelUndoManager()
+        let project = StepProject("docs")
+        context.insert(project)
+        try context.save()
+        let task = StepTask("write")
+        task.project = project
+        context.insert(task)
+        try context.processPendingChanges()
+        context.delete(task)
+        context.undoManager?.undo()
+        try context.save()
+        #expect(project.tasks.map(\.title) == ["write"])
+        let read = try stored(container)
+        #expect(read.tasks == ["write": "docs"])
+        #expect(read.projects == ["docs": ["write"]])
+    }
+
+    /// A rollback returns both ends to their stored values: a change made after is kept.
+    @Test func aChangeAfterARollbackOfProcessedChangesWins() throws {
+        let container = try container()
+        let context = ModelContext(container)
+        let first = StepProject("docs"), second = StepProject("site")
+        let task = StepTask("write")
+        task.project = first
+        context.insert(task)
+        context.insert(second)
+        try context.save()
+        task.project = second
+        try context.processPendingChanges()
+        context.rollback()
+        #expect(task.project === first)
+        #expect(first.tasks.map(\.title) == ["write"])
+        #expect(second.tasks.isEmpty)
+        first.tasks.removeAll { $0 === task }
+        try context.save()
+        #expect(task.project == nil)
+        let read = try stored(container)
+        #expect(read.tasks == ["write": "none"])
+        #expect(read.projects == ["docs": [], "site": []])
+    }
 }
