@@ -206,4 +206,26 @@ import Testing
         #expect(read.tasks == ["write": "none"])
         #expect(read.projects == ["docs": [], "site": []])
     }
+
+    /// Not fixed: a new model put into the to-many end by hand (its to-one not set yet, no pass
+    /// since) and deleted before a save stays in that to-many, and the save's walk over related
+    /// models inserts it again. The delete takes a new model out of the inverses its own
+    /// relationships name; finding every relationship that holds it would cost a walk over
+    /// every changed model per delete (quadratic for a bulk delete of new models).
+    @Test func deletingANewModelAppendedToTheToManyDoesNotSaveIt() throws {
+        let container = try container()
+        let context = ModelContext(container)
+        let project = StepProject("docs")
+        context.insert(project)
+        try context.save()
+        let task = StepTask("write")
+        project.tasks.append(task)
+        context.insert(task)
+        context.delete(task)
+        try context.save()
+        let count = try ModelContext(container).fetchCount(FetchDescriptor<StepTask>())
+        withKnownIssue("a new model held only by another model's to-many is inserted again by the save") {
+            #expect(count == 0)
+        }
+    }
 }
