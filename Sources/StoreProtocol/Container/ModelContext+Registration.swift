@@ -15,7 +15,17 @@ extension ModelContext {
         /// Whether the model held its ``baseline`` when its changed bits were last cleared.
         var heldBaselineWhenSettled = false
         /// The values last saved or fetched; `nil` for a model inserted and not yet saved.
-        var baseline: [String: SnapshotValue]?
+        /// Setting it forgets ``relationshipsInStep``: the model's relationships are then as
+        /// its baseline says, and so are their inverses.
+        var baseline: [String: SnapshotValue]? {
+            didSet { relationshipsInStep = nil }
+        }
+        /// The members each relationship held when the context last brought inverses in step
+        /// (``ModelContext/processPendingChanges()``) since the model took its ``baseline``;
+        /// `nil` when it has not: the baseline's relationships are what the inverses agree with.
+        /// A change made after is what the next pass brings in step, so that the change made
+        /// last wins, from either end; the save still writes what differs from the baseline.
+        var relationshipsInStep: [String: [PersistentIdentifier]]?
         var state: State
         /// When the model became known (inserted or fetched): the order of inserts and updates.
         let order: Int

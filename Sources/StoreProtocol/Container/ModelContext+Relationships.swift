@@ -118,14 +118,45 @@ extension ModelContext {
     ///
     /// With an ``undoManager``, it then closes an undo group with the changes made since the
     /// last one.
+    ///
+    /// Inverses are set here (and so at each save), not as each change is made as in SwiftData:
+    /// until then `task.project = project` does not show in `project.tasks`. A change made
+    /// after this call is the one kept, from either end: `project.tasks.removeAll { $0 === task }`
+    /// after it unsets `task.project` at the save. Of two changes to one relationship made from
+    /// its two ends between two calls (`b.tasks.append(task)`, then `task.project = a`), which
+    /// one wins depends on the order the context walks its models, not on the order they were
+    /// made: change one end, or call this between the two.
+    /// - Complexity: O(*c*) relationship reads for the *c* models that may have changed.
     public func processPendingChanges() throws {
         // Nothing to do for a schema without relationships, and no pass over every model.
         if container.schema.entities.contains(where: { !$0.relationships.isEmpty }) {
             if let refusal = insertRelatedModels().first { throw refusal }
-            keepInversesInStep()
-            try applyDeleteRules()
+            try bringRelationshipsInStep()
         }
         closeUndoGroup()
+    }
+
+    /// Sets the inverses of the relationships changed since the last pass, applies the delete
+    /// rules, and notes what each relationship holds now (``Registration/relationshipsInStep``):
+    /// a change made after this pass, from either end, is the one the next pass keeps.
+    /// - Throws: what ``applyDeleteRules()`` throws; nothing is noted then, so the next pass
+    ///   looks at the same changes again.
+    func bringRelationshipsInStep() throws {
+        keepInversesInStep()
+        try applyDeleteRules()
+        for registration in registrations.mayHaveChanged(inOrder: false) where !registration.entity.relationships.isEmpty {
+            noteRelationshipsInStep(registration)
+        }
+    }
+
+    /// Notes what each relationship of a registration's model holds now, as in step with its inverse.
+    func noteRelationshipsInStep(_ registration: Registration) {
+        var members: [String: [PersistentIdentifier]] = [:]
+        for relationship in registration.entity.relationships where relationship.inverse != nil {
+            members[relationship.name] = registration.entity.relationshipAccess[relationship.name]?
+                .members(registration.model).map(\.persistentModelID) ?? []
+        }
+        registration.relationshipsInStep = members
     }
 
     /// Inserts every model reachable through relationships from `start` (every model the
@@ -241,11 +272,16 @@ extension ModelContext {
         return container.stores.map { describe($0) }.joined(separator: ", ")
     }
 
-    /// For each relationship changed since its model's last save (or since it was inserted),
+    /// For each relationship changed since inverses were last brought in step (its
+    /// ``Registration/relationshipsInStep``, else its model's last save, or since it was inserted),
     /// adds the model to the inverse of each new member and removes it from each former one. A
     /// to-one inverse that named another model is taken from it. Deleted models too: a member
     /// taken out before the delete is no longer the delete rule's business.
-    func keepInversesInStep() {
+    ///
+    /// Models are taken in the order the context came to know them, not the order the changes
+    /// were made: of two changes made to one relationship from its two ends between two passes,
+    /// the pass keeps one by that order (see ``processPendingChanges()``).
+    private func keepInversesInStep() {
         // A settled model's relationships are as stored: nothing to bring in step.
         for registration in registrations.mayHaveChanged() where !registration.entity.relationships.isEmpty {
             for relationship in registration.entity.relationships {
@@ -255,7 +291,8 @@ extension ModelContext {
                       let inverse = destination.relationships.first(where: { $0.name == inverseName }),
                       let inverseAccess = destination.relationshipAccess[inverseName] else { continue }
                 let members = access.members(registration.model)
-                let before = relationship.identifiers(in: registration.baseline ?? [:])
+                let before = registration.relationshipsInStep?[relationship.name]
+                    ?? relationship.identifiers(in: registration.baseline ?? [:])
                 let beforeSet = Set(before)
                 let nowSet = Set(members.map(\.persistentModelID))
                 for member in members where !beforeSet.contains(member.persistentModelID) {
@@ -269,6 +306,19 @@ extension ModelContext {
                     inverseAccess.remove(former, registration.model)
                 }
             }
+        }
+    }
+
+    /// Takes a new model deleted before it was saved out of the inverses of its relationships
+    /// (the nullify the save would apply to a stored one), and out of its to-one members'
+    /// referrers: the next save's walk over related models would otherwise insert it again.
+    func takeOutOfInverses(_ model: any PersistentModel, _ entity: Schema.Entity) {
+        forgetAsReferrer(model, entity)
+        for relationship in entity.relationships {
+            guard let inverseName = relationship.inverse,
+                  let inverseAccess = container.schema.entity(named: relationship.destination)?.relationshipAccess[inverseName]
+            else { continue }
+            for member in members(of: model, relationship, in: entity) { inverseAccess.remove(member, model) }
         }
     }
 

@@ -58,8 +58,7 @@ extension ModelContext {
         forgetModelsNoOneHolds()
         if try mergeInsertsIntoStoredModels() {
             // The stored models took new relationships: their former and new members follow.
-            keepInversesInStep()
-            try applyDeleteRules()
+            try bringRelationshipsInStep()
             foldMergedUpsertsIntoUndoGroup()
         }
         try noteStoreUpsertsForUndo()

@@ -54,12 +54,15 @@ extension ModelContext {
 
 
     /// Marks a model for deletion at the next ``save()``. Deleting a model inserted since the last
-    /// save just forgets it.
+    /// save forgets it and takes it out of the inverses of its relationships (a project's
+    /// `tasks` no longer holds a deleted new task), so that no save stores it through them.
     public func delete<T: PersistentModel>(_ model: T) {
         let id = model.persistentModelID
         if let registration = registrations[id], registration.model === model {
             switch registration.state {
-            case .inserted: registrations[id] = nil
+            case .inserted:
+                registrations[id] = nil
+                takeOutOfInverses(model, registration.entity)
             case .persisted:
                 registration.state = .deleted
                 registration.deleteOrder = takeOrder()

@@ -234,8 +234,9 @@ extension ModelContext {
 
     /// A model whose insert is undone keeps its values (its to-one still names the related
     /// model), but is no longer a new model that refers to it: the next pass over the related
-    /// model's referrers would insert it again (``insertRelatedModels(from:)``).
-    private func forgetAsReferrer(_ model: any PersistentModel, _ entity: Schema.Entity) {
+    /// model's referrers would insert it again (``insertRelatedModels(from:)``). So is a new
+    /// model deleted before it was saved.
+    func forgetAsReferrer(_ model: any PersistentModel, _ entity: Schema.Entity) {
         for relationship in entity.relationships where !relationship.isToMany {
             for member in entity.relationshipAccess[relationship.name]?.members(model) ?? [] {
                 member.persistentBackingData.referrers[ObjectIdentifier(model)] = nil
@@ -295,6 +296,11 @@ extension ModelContext {
                 let members = relationship.identifiers(in: values).compactMap { id in registrations[id]?.model ?? (try? model(for: id)) ?? nil }
                 access.setMembers(change.model, members)
             }
+        }
+        // The group holds both ends of each relationship it changed (it closed with inverses in
+        // step), so the models are in step as set: a change made after is the one to keep.
+        for (change, _, _) in touched {
+            if let registration = registrations[change.model.persistentModelID] { noteRelationshipsInStep(registration) }
         }
         // The checkpoint is what the models are now, as the next group compares them: a model
         // stored again by undoing its saved delete is a new insert (`.inserted`), not the
