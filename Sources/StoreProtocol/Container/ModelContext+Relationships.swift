@@ -178,7 +178,15 @@ extension ModelContext {
         var refusals: [ModelContextError] = []
         while let registration = pending.popLast() {
             for relationship in registration.entity.relationships {
-                for member in registration.entity.relationshipAccess[relationship.name]?.members(registration.model) ?? [] {
+                let access = registration.entity.relationshipAccess[relationship.name]
+                for member in access?.members(registration.model) ?? [] {
+                    // Deleted before any save, held here by hand (its own to-one never named
+                    // this model, so the delete did not take it out): it leaves, as a delete's
+                    // nullify rule would have it.
+                    if wasDeletedWhileNew(member) {
+                        access?.remove(registration.model, member)
+                        continue
+                    }
                     if let refused = insertRelated(member, in: relationship, of: registration, into: &pending) {
                         refusals.append(refused)
                     }
@@ -191,6 +199,13 @@ extension ModelContext {
             }
         }
         return refusals
+    }
+
+    /// Whether `model` is a new model this context deleted since its last save, and holds no
+    /// more (an undo may have registered it again).
+    private func wasDeletedWhileNew(_ model: any PersistentModel) -> Bool {
+        guard !deletedWhileNew.isEmpty, let deleted = deletedWhileNew[ObjectIdentifier(model)], deleted.model === model else { return false }
+        return registrations[model.persistentModelID]?.model !== model
     }
 
     /// Inserts `member` of `relationship` of `owner`'s model unless the context holds it, adding
@@ -220,6 +235,7 @@ extension ModelContext {
                 continue
             }
             if let known = registrations[referrer.persistentModelID], known.model === referrer { continue }
+            if wasDeletedWhileNew(referrer) { continue }
             guard let entity = container.schema.entity(named: type(of: referrer).entityName),
                   let relationship = entity.relationships.first(where: { relationship in
                       !relationship.isToMany && entity.relationshipAccess[relationship.name]?.members(referrer)

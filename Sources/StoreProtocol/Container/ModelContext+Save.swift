@@ -130,6 +130,7 @@ extension ModelContext {
             summary.deleted += plan.deleted.map(\.1.persistentIdentifier)
         }
         try resolvePendingRelationships()   // models a collision re-registered
+        deletedWhileNew.removeAll()
         refreshUndoCheckpoint()
         recordUpsertsForUndo()
     }

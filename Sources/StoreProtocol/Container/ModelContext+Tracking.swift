@@ -20,6 +20,7 @@ extension ModelContext {
     /// at ``save()``. The store throws ``DataStoreError/Code/constraintViolation`` for a model
     /// with relationships whose id alone matches a stored one with other related models.
     public func insert<T: PersistentModel>(_ model: T) {
+        deletedWhileNew[ObjectIdentifier(model)] = nil
         let id = model.persistentModelID
         let existing = registrations[id]
         if let existing, existing.model === model {
@@ -63,6 +64,7 @@ extension ModelContext {
             case .inserted:
                 registrations[id] = nil
                 takeOutOfInverses(model, registration.entity)
+                deletedWhileNew[ObjectIdentifier(model)] = WeakModel(model: model)
             case .persisted:
                 registration.state = .deleted
                 registration.deleteOrder = takeOrder()
@@ -166,6 +168,7 @@ extension ModelContext {
     /// models to their last saved values.
     public func rollback() {
         unknownInserts.removeAll()
+        deletedWhileNew.removeAll()
         secondInstances.removeAll()
         foreignInserts.removeAll()
         undo?.manager.removeAllActions()

@@ -278,6 +278,7 @@ extension ModelContext {
                     registration.state = stored ? .persisted : .inserted
                 } else {
                     registrations[id] = Registration(model: change.model, entity: change.entity, baseline: nil, state: .inserted, order: takeOrder())
+                    deletedWhileNew[ObjectIdentifier(change.model)] = nil
                 }
                 touched.append((change, values, names))
             case .deleted(let values):

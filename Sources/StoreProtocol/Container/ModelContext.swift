@@ -43,6 +43,10 @@ public final class ModelContext {
     var secondInstances: [Registration] = []
     /// Models of another container inserted here; `save()` throws for them.
     var foreignInserts: [ModelContextError] = []
+    /// New models deleted before a save, by instance: a save's walk over related models does not
+    /// insert them again when another model's to-many still holds them, and takes them out of it
+    /// (``insertRelatedModels(from:)``). Emptied by each save and by ``rollback()``.
+    var deletedWhileNew: [ObjectIdentifier: WeakModel] = [:]
     /// Whether and when the context saves by itself (``autosaveEnabled``).
     let autosave = AutosaveState()
 
