@@ -48,7 +48,7 @@ enum ModelDating {
             clocks.deleted = deleted
             return (clocks, true)
         }
-        guard var clocks = record, clocks.deleted == nil else {
+        guard var clocks = record, clocks.deleted == nil, !isReinserted(clocks, saved: saved) else {
             // A new life: every value and member dated by the insert.
             guard let born = when(.life) else { return nil }
             var clocks = ModelClocks(incarnation: born)
@@ -69,7 +69,9 @@ enum ModelDating {
         for name in parts.valueNames {
             let digest = ValueDigest.of(row[name])
             let held = clocks.values[name]
-            guard held?.digest != digest else { continue }
+            // The value its record holds: unchanged, unless an app save since changed it and
+            // another changed it back (A → B → A): the latest save still dates it.
+            if let held, held.digest == digest, !(saved[.named(name)].map { $0 > held.clock } ?? false) { continue }
             guard let clock = when(.named(name)) else { clocks.values[name] = nil; continue }   // undated: left out
             clocks.values[name] = ValueClock(clock: clock, digest: digest, base: held?.clock)
             changed = true
@@ -86,6 +88,13 @@ enum ModelDating {
             clocks.members[name] = members
         }
         return (clocks, changed)
+    }
+
+    /// Whether an app save since the record deleted the model and inserted it again (its life is
+    /// dated later than the record's), so that a re-insert with the same values is a new life too.
+    private static func isReinserted(_ clocks: ModelClocks, saved: [Part: HybridLogicalTimestamp]) -> Bool {
+        guard let life = saved[.life], let incarnation = clocks.incarnation else { return false }
+        return life > incarnation
     }
 
     /// The members a to-many value holds.

@@ -22,6 +22,9 @@ import Foundation
 /// a push holds the remote's exclusive access (`ExclusiveAccessProviding`) from its read to its
 /// save.
 ///
+/// The replicator's own saves carry history authors that begin with `StoreSync/`, which is how it
+/// never sends them back: an app save under such an author is taken for one and not synced.
+///
 /// A local container whose store keeps inserts only (a `LogStore`) is a *push-only source*
 /// (``isPushOnly``): ``sync()`` and ``push()`` send its records to the remote, each dated by the
 /// transaction that inserted it, and ``pull()`` throws; nothing is ever written into the log.

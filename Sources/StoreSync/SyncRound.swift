@@ -24,7 +24,7 @@ struct SyncRound {
 
     /// Whether a transaction was saved by a replicator (never sent on: no echo).
     static func isReplicatorAuthored(_ transaction: DefaultHistoryTransaction) -> Bool {
-        transaction.author == authorPrefix || transaction.author?.hasPrefix(authorPrefix + "/") == true
+        transaction.author?.hasPrefix(authorPrefix + "/") == true
     }
 
     /// The origin transactions one replicator save applied: transactions `first` through `last`

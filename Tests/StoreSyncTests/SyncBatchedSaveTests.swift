@@ -26,9 +26,10 @@ import Testing
         // An app's save names itself.
         #expect(origin("app") == Range(origin: "server", first: 40, last: 40))
         #expect(origin(nil) == Range(origin: "server", first: 40, last: 40))
+        #expect(origin("StoreSync") == Range(origin: "server", first: 40, last: 40), "only StoreSync/… is the replicator's")
         // Bookkeeping and what this version cannot read apply nothing.
         for author in ["StoreSync/stamp", "StoreSync/position", "StoreSync/r1/7-3", "StoreSync/r1/3-", "StoreSync/r1/-3",
-                       "StoreSync/r1/3-5-7", "StoreSync/r1/x", "StoreSync/r1/3-7/other", "StoreSync"] {
+                       "StoreSync/r1/3-5-7", "StoreSync/r1/x", "StoreSync/r1/3-7/other"] {
             #expect(origin(author) == nil, "\(author)")
         }
         // What a save writes reads back.

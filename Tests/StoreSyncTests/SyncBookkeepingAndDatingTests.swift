@@ -89,4 +89,81 @@ import Testing
         #expect(try b.note(id)?.title == "same")
         #expect(try ModelContext(world.server).fetch(FetchDescriptor<SyncNote>()).map(\.title) == ["same"])
     }
+
+    /// Found by an adversary: A changes a title offline and changes it back; B changes it in
+    /// between and syncs first. A's change back is the latest save of the title and wins on every
+    /// replica. Before the fix a round compared the row with its record's digest only, so a value
+    /// back where the record had it kept its old clock, and B's earlier write won.
+    @Test(arguments: SyncBackend.allCases)
+    func aValueChangedAndChangedBackIsDatedByItsLastSave(_ backend: SyncBackend) async throws {
+        let world = try SyncWorld(backend)
+        let a = try world.replica("a"), b = try world.replica("b")
+        let id = try await world.sharedNote(a, b)
+        var lastClockRead = wallMilliseconds()
+        func inALaterMillisecond(_ body: () throws -> Void) rethrows {
+            waitForALaterMillisecond(than: lastClockRead)
+            try body()
+            lastClockRead = wallMilliseconds()
+        }
+        try inALaterMillisecond { try a.change(id) { $0.title = "A's" } }
+        try inALaterMillisecond { try b.change(id) { $0.title = "B's" } }
+        try await b.sync()
+        try inALaterMillisecond { try a.change(id) { $0.title = "t" } }
+        try await a.sync()
+        try await b.sync()
+        #expect(try a.note(id)?.title == "t")
+        #expect(try b.note(id)?.title == "t")
+        #expect(try ModelContext(world.server).fetch(FetchDescriptor<SyncNote>()).map(\.title) == ["t"])
+    }
+
+    /// The same for a model's life: A deletes a badge offline and inserts it again with the same
+    /// values; B's update made in between is older than the new life, which starts with A's
+    /// values. Before the fix the row matched its record and A's new life was not dated.
+    @Test(arguments: SyncBackend.allCases)
+    func aReinsertWithTheSameValuesIsANewLife(_ backend: SyncBackend) async throws {
+        let world = try SyncWorld(backend)
+        let a = try world.replica("a"), b = try world.replica("b")
+        let key = UUID()
+        let id = try a.insert { SyncBadge(id: key, caption: "t") }
+        try await a.sync()
+        try await b.sync()
+        var lastClockRead = wallMilliseconds()
+        func inALaterMillisecond(_ body: () throws -> Void) rethrows {
+            waitForALaterMillisecond(than: lastClockRead)
+            try body()
+            lastClockRead = wallMilliseconds()
+        }
+        func captions(_ container: ModelContainer) throws -> [String] {
+            try ModelContext(container).fetch(FetchDescriptor<SyncBadge>()).map(\.caption)
+        }
+        try inALaterMillisecond { try a.delete(id) }
+        try inALaterMillisecond {
+            try b.edit { context in (try context.model(for: id) as? SyncBadge)?.caption = "B's" }
+        }
+        try await b.sync()
+        try inALaterMillisecond { _ = try a.insert { SyncBadge(id: key, caption: "t") } }
+        try await a.sync()
+        try await b.sync()
+        #expect(try captions(a.container) == ["t"])
+        #expect(try captions(b.container) == ["t"])
+        #expect(try captions(world.server) == ["t"])
+    }
+
+    /// Found by an adversary: an app context authored "StoreSync" (or any author beginning so)
+    /// saved notes that never synced. Only `StoreSync/…` is the replicator's (documented); an
+    /// author that merely begins with the word is an app's.
+    @Test(arguments: SyncBackend.allCases)
+    func onlyAuthorsUnderStoreSyncSlashAreTheReplicators(_ backend: SyncBackend) async throws {
+        let world = try SyncWorld(backend)
+        let a = try world.replica("a"), b = try world.replica("b")
+        for author in ["StoreSync", "StoreSyncWidget", "widget"] {
+            let context = ModelContext(a.container)
+            context.author = author
+            context.insert(SyncNote(title: author))
+            try context.save()
+        }
+        try await a.sync()
+        try await b.sync()
+        #expect(try b.notes().map(\.title) == ["StoreSync", "StoreSyncWidget", "widget"])
+    }
 }

@@ -618,6 +618,13 @@ SYNC_MUTATIONS += [
     m("Y52", "sync", SYNC_ROUND, "a pull passes over a remote save that changed a model's clock record alone (the same value, saved later elsewhere)",  # SyncBookkeepingAndDatingTests.aValueWrittenAgainLaterElsewhereWinsOnEveryReplica
       "let id = SyncStateRows.model(ofClockRecord: change.changedPersistentIdentifier) ?? change.changedPersistentIdentifier",
       "let id = change.changedPersistentIdentifier"),
+    m("Y53", "sync", "Sources/StoreSync/ModelDating.swift", "a value changed and changed back since the last round keeps its old clock",  # SyncBookkeepingAndDatingTests.aValueChangedAndChangedBackIsDatedByItsLastSave
+      "if let held, held.digest == digest, !(saved[.named(name)].map { $0 > held.clock } ?? false) { continue }",
+      "if let held, held.digest == digest { continue }"),
+    m("Y54", "sync", "Sources/StoreSync/ModelDating.swift", "a model deleted and inserted again with the same values is no new life",  # SyncBookkeepingAndDatingTests.aReinsertWithTheSameValuesIsANewLife
+      "return life > incarnation", "return false"),
+    m("Y55", "sync", SYNC_ROUND, "an app author that begins with StoreSync (no slash) is taken for the replicator's",  # SyncBookkeepingAndDatingTests.onlyAuthorsUnderStoreSyncSlashAreTheReplicators
+      "transaction.author?.hasPrefix(authorPrefix + \"/\") == true", "transaction.author?.hasPrefix(authorPrefix) == true"),
     m("Y60", "table", TABLE, "a save's updates are checked against unique constraints one row at a time: a swap is refused",  # conformance upserts/storedModelsSwapUniqueValuesInOneSave; SyncUniqueKeyMoveTests.aSwapAcrossTwoSavesOfOneDeviceIsNoCollision
       "try rows.put(updatedRows[entityName] ?? [])", "for row in updatedRows[entityName] ?? [] { try rows.put(row) }"),
     m("Y61", "json", JSON_STATE, "a journal entry's rows are replayed one at a time: a swap another process saved reads as a clash",  # conformance upserts/storedModelsSwapUniqueValuesInOneSave (JSONStore)
