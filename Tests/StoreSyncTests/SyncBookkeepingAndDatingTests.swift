@@ -72,16 +72,11 @@ import Testing
         let world = try SyncWorld(backend)
         let a = try world.replica("a"), b = try world.replica("b")
         let id = try await world.sharedNote(a, b)
-        var lastClockRead = wallMilliseconds()
-        func inALaterMillisecond(_ body: () throws -> Void) rethrows {
-            waitForALaterMillisecond(than: lastClockRead)
-            try body()
-            lastClockRead = wallMilliseconds()
-        }
-        try inALaterMillisecond { try a.change(id) { $0.title = "same" } }
+        let inOrder = SavesInOrder()
+        try inOrder.run { try a.change(id) { $0.title = "same" } }
         try await a.sync()
-        try inALaterMillisecond { try a.change(id) { $0.title = "A's" } }
-        try inALaterMillisecond { try b.change(id) { $0.title = "same" } }
+        try inOrder.run { try a.change(id) { $0.title = "A's" } }
+        try inOrder.run { try b.change(id) { $0.title = "same" } }
         try await b.sync()
         try await a.sync()
         try await b.sync()
@@ -99,16 +94,11 @@ import Testing
         let world = try SyncWorld(backend)
         let a = try world.replica("a"), b = try world.replica("b")
         let id = try await world.sharedNote(a, b)
-        var lastClockRead = wallMilliseconds()
-        func inALaterMillisecond(_ body: () throws -> Void) rethrows {
-            waitForALaterMillisecond(than: lastClockRead)
-            try body()
-            lastClockRead = wallMilliseconds()
-        }
-        try inALaterMillisecond { try a.change(id) { $0.title = "A's" } }
-        try inALaterMillisecond { try b.change(id) { $0.title = "B's" } }
+        let inOrder = SavesInOrder()
+        try inOrder.run { try a.change(id) { $0.title = "A's" } }
+        try inOrder.run { try b.change(id) { $0.title = "B's" } }
         try await b.sync()
-        try inALaterMillisecond { try a.change(id) { $0.title = "t" } }
+        try inOrder.run { try a.change(id) { $0.title = "t" } }
         try await a.sync()
         try await b.sync()
         #expect(try a.note(id)?.title == "t")
@@ -127,21 +117,16 @@ import Testing
         let id = try a.insert { SyncBadge(id: key, caption: "t") }
         try await a.sync()
         try await b.sync()
-        var lastClockRead = wallMilliseconds()
-        func inALaterMillisecond(_ body: () throws -> Void) rethrows {
-            waitForALaterMillisecond(than: lastClockRead)
-            try body()
-            lastClockRead = wallMilliseconds()
-        }
+        let inOrder = SavesInOrder()
         func captions(_ container: ModelContainer) throws -> [String] {
             try ModelContext(container).fetch(FetchDescriptor<SyncBadge>()).map(\.caption)
         }
-        try inALaterMillisecond { try a.delete(id) }
-        try inALaterMillisecond {
+        try inOrder.run { try a.delete(id) }
+        try inOrder.run {
             try b.edit { context in (try context.model(for: id) as? SyncBadge)?.caption = "B's" }
         }
         try await b.sync()
-        try inALaterMillisecond { _ = try a.insert { SyncBadge(id: key, caption: "t") } }
+        try inOrder.run { _ = try a.insert { SyncBadge(id: key, caption: "t") } }
         try await a.sync()
         try await b.sync()
         #expect(try captions(a.container) == ["t"])
@@ -165,5 +150,17 @@ import Testing
         try await a.sync()
         try await b.sync()
         #expect(try b.notes().map(\.title) == ["StoreSync", "StoreSyncWidget", "widget"])
+    }
+}
+
+/// Runs each body in a later millisecond than the clock read after the one before, so that saves
+/// made one after the other are dated in that order (changes are dated by their save).
+final class SavesInOrder {
+    private var lastClockRead = wallMilliseconds()
+
+    func run(_ body: () throws -> Void) rethrows {
+        waitForALaterMillisecond(than: lastClockRead)
+        try body()
+        lastClockRead = wallMilliseconds()
     }
 }
