@@ -1,3 +1,5 @@
+import Foundation
+
 /// A hybrid logical clock reading (Kulkarni et al., 2014): wall-clock milliseconds, a counter
 /// for events within one millisecond or behind a clock read from another replica, and the
 /// replica that made it, which breaks ties. Ordered by all three, in that order.
@@ -14,6 +16,17 @@ public struct HybridLogicalTimestamp: Hashable, Comparable, Codable, Sendable, C
         self.milliseconds = milliseconds
         self.counter = counter
         self.replica = replica
+    }
+
+    /// The reading at `date`'s millisecond, counter 0, by `replica`: how a save is dated by the
+    /// timestamp of its history transaction.
+    init(at date: Date, replica: String) {
+        self.init(milliseconds: Self.milliseconds(of: date), counter: 0, replica: replica)
+    }
+
+    /// `date` in whole milliseconds since 1970, rounded down: the unit of ``milliseconds``.
+    static func milliseconds(of date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
     }
 
     public static func < (lhs: Self, rhs: Self) -> Bool {

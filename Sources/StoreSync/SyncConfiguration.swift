@@ -16,7 +16,7 @@ public struct SyncConfiguration: Sendable {
     public var maximumRetryDelay: Duration
     /// The wall clock the replica's hybrid logical clock reads, in milliseconds since 1970: tests
     /// replace it to date edits at will.
-    var wallClock: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+    var wallClock: @Sendable () -> Int64 = { HybridLogicalTimestamp.milliseconds(of: Date()) }
 
     /// A configuration with last-writer-wins resolution, batches of 100 transactions and retries
     /// from 100 ms up to 30 s.

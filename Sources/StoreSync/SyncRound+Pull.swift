@@ -73,9 +73,7 @@ extension SyncRound {
         defer { self.clock = clock }
         enter(.pullSave)
         // An app's own save on the remote is dated by the remote's clock.
-        let appClock = HybridLogicalTimestamp(
-            milliseconds: Int64((newest.timestamp.timeIntervalSince1970 * 1000).rounded(.down)), counter: 0,
-            replica: remote.identifier)
+        let appClock = HybridLogicalTimestamp(at: newest.timestamp, replica: remote.identifier)
         let ids = transactions.flatMap { changedModels($0) }
         var session = session(into: try readingAhead(ids, in: local), heldFresh: { _ in clock.tick() })
         try send(ids, from: try readingAhead(ids, in: remote), fresh: { ModelDating.after($0, floor: appClock) }, into: &session)

@@ -61,13 +61,8 @@ extension SyncRound {
         let ids = transactions.flatMap { changedModels($0) }
         var session = try remoteSession(readingAhead: ids)
         try send(ids, from: try readingAhead(ids, in: local), fresh: nil, into: &session)
-        for (id, clocks) in session.received { try HybridLogicalClock.check(clocks, of: id, wallClock: configuration.wallClock) }
-        SyncStateRows.writeAppliedOrigin(origin, last, into: &session.save)
-        let applied = OriginRange(origin: origin, first: first, last: last, merged: session.mergedUniqueKeys)
-        try remote.save(session.save, author: applied.author)
+        try save(session, applying: origin, first: first, last: last)
         report.pushedTransactions += transactions.count
-        report.appliedChanges += session.appliedChanges
-        reportResolutions(session.resolutions)
     }
 
     /// The local history no longer reaches back to this replica's push position: every dated
@@ -79,12 +74,22 @@ extension SyncRound {
         enter(.pushSave)
         var session = try remoteSession()
         try send(ids, from: local, fresh: nil, into: &session)
-        for (id, clocks) in session.received { try HybridLogicalClock.check(clocks, of: id, wallClock: configuration.wallClock) }
-        SyncStateRows.writeAppliedOrigin(state.replicaID, state.stampedThrough, into: &session.save)
-        let applied = OriginRange(origin: state.replicaID, first: state.stampedThrough, last: state.stampedThrough,
-                                  merged: session.mergedUniqueKeys)
-        try remote.save(session.save, author: applied.author)
+        try save(session, applying: state.replicaID, first: state.stampedThrough, last: state.stampedThrough)
         report.resynced = true
+    }
+
+    /// Saves a merge session into the remote as the application of `origin`'s transactions
+    /// `first` through `last`: the clocks it received checked against the wall clock, `origin`'s
+    /// applied transaction at `last` in the same save, authored by the range (``OriginRange``);
+    /// reports what it applied. Call it under the remote's exclusive access.
+    /// - Throws: ``SyncError/Code/clockOutOfRange`` for a clock far ahead (nothing saved); what
+    ///   the remote's save throws.
+    mutating func save(_ session: MergeSession, applying origin: String, first: Int64, last: Int64) throws {
+        var session = session
+        for (id, clocks) in session.received { try HybridLogicalClock.check(clocks, of: id, wallClock: configuration.wallClock) }
+        SyncStateRows.writeAppliedOrigin(origin, last, into: &session.save)
+        let applied = OriginRange(origin: origin, first: first, last: last, merged: session.mergedUniqueKeys)
+        try remote.save(session.save, author: applied.author)
         report.appliedChanges += session.appliedChanges
         reportResolutions(session.resolutions)
     }

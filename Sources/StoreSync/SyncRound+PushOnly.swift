@@ -27,21 +27,16 @@ extension SyncRound {
                 let transactions = try insertTransactions(after: position)
                 for transaction in transactions {
                     enter(.pushSave)
-                    let clock = HybridLogicalTimestamp(
-                        milliseconds: Int64((transaction.timestamp.timeIntervalSince1970 * 1000).rounded(.down)), counter: 0, replica: replica)
+                    let clock = HybridLogicalTimestamp(at: transaction.timestamp, replica: replica)
                     var session = try remoteSession()
                     for id in changedModels(transaction) {
                         guard let parts = replicator.parts[id.entityName], let values = try records.values(of: id, in: local),
                               let (clocks, _) = ModelDating.date(values, record: nil, parts: parts, fresh: { _ in clock }) else { continue }
                         try session.apply(DatedModel(values: values, clocks: clocks), id: id)
                     }
-                    for (id, clocks) in session.received { try HybridLogicalClock.check(clocks, of: id, wallClock: configuration.wallClock) }
-                    SyncStateRows.writeAppliedOrigin(replica, transaction.transactionIdentifier, into: &session.save)
-                    let marker = session.mergedUniqueKeys ? "/" + Self.mergedMarker : ""
-                    try remote.save(session.save, author: "\(Self.authorPrefix)/\(replica)/\(transaction.transactionIdentifier)\(marker)")
+                    let number = transaction.transactionIdentifier
+                    try save(session, applying: replica, first: number, last: number)
                     report.pushedTransactions += 1
-                    report.appliedChanges += session.appliedChanges
-                    reportResolutions(session.resolutions)
                 }
                 return !transactions.isEmpty
             }

@@ -31,7 +31,7 @@ extension SyncRound {
                     if Self.isReplicatorAuthored(transaction) { replicatorTransactions += 1; continue }
                     appTransactions += 1
                     for id in changedModels(transaction) where seen.insert(id).inserted { models.append(id) }
-                    let milliseconds = Int64((transaction.timestamp.timeIntervalSince1970 * 1000).rounded(.down))
+                    let milliseconds = HybridLogicalTimestamp.milliseconds(of: transaction.timestamp)
                     for change in transaction.changes where replicator.parts[change.changedPersistentIdentifier.entityName] != nil {
                         for part in Self.parts(of: change) { changes.append((change.changedPersistentIdentifier, part, milliseconds)) }
                     }

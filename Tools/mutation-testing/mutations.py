@@ -663,10 +663,11 @@ SYNC_MUTATIONS += [
     m("Y80", "sync", SYNC_REPLICATOR, "a pull into a log store is not refused: it reads the remote and fails on the first write",  # LogSourceSyncTests.aPullIntoALogIsRefusedAndNothingMoves
       "guard !isPushOnly else {", "guard !isPushOnly || true else {"),
     m("Y81", "sync", SYNC_PUSH_ONLY, "a log record is dated by the round's wall clock, not by its transaction",  # LogSourceSyncTests.eachRecordIsDatedByItsTransaction
-      "milliseconds: Int64((transaction.timestamp.timeIntervalSince1970 * 1000).rounded(.down)), counter: 0, replica: replica)",
-      "milliseconds: configuration.wallClock(), counter: 0, replica: replica)"),
+      "HybridLogicalTimestamp(at: transaction.timestamp, replica: replica)",
+      "HybridLogicalTimestamp(milliseconds: configuration.wallClock(), counter: 0, replica: replica)"),
     m("Y82", "sync", SYNC_PUSH_ONLY, "a log's push position is not saved with the records: every round pushes them again",  # LogSourceSyncTests.aLogPushesEveryRecordOnceAndAnotherReplicaPullsThem
-      "SyncStateRows.writeAppliedOrigin(replica, transaction.transactionIdentifier, into: &session.save)", "_ = replica"),
+      "try save(session, applying: replica, first: number, last: number)",
+      "try save(session, applying: replica, first: position, last: position)"),
     m("Y83", "sync", SYNC_PUSH_ONLY, "a log restored from a backup pushes on: its next records would be taken for pushed",  # LogSourceSyncTests.aLogRestoredFromABackupIsRefused
       "guard position <= newest else {", "guard true else {"),
     m("Y84", "memory", MEMORY_ACCESS, "a memory store's exclusive access takes no lock: two callers read and save at once",  # conformance: exclusiveAccess/oneStoreGivesItToOneCallerAtATime
