@@ -5,8 +5,14 @@ import Foundation
 /// drained by the context; and who the context is, which a backing tracked by it tells another
 /// context that meets the model (``ModelOwner``).
 final class TouchLog {
-    private let identifiers = Locked<[PersistentIdentifier]>([])
-    private let referred = Locked<[PersistentIdentifier]>([])
+    /// What the log holds, behind one lock: each context makes a log, and each lock is three
+    /// allocations (the `Locked`, its `NSLock` and the mutex) and a mutex to set up and tear down.
+    private struct Pending: Sendable {
+        var identifiers: [PersistentIdentifier] = []
+        var referred: [PersistentIdentifier] = []
+    }
+
+    private let pending = Locked(Pending())
     /// The context's ``ModelContext/editingID``.
     let context: UUID
     /// The context's author, for messages.
@@ -23,29 +29,29 @@ final class TouchLog {
     weak var autosave: AutosaveState?
 
     func append(_ identifier: PersistentIdentifier) {
-        identifiers.withLock { $0.append(identifier) }
+        pending.withLock { $0.identifiers.append(identifier) }
         autosave?.changeWasMade()
     }
 
     /// A model this context tracks gained a referrer that no context tracks (``ModelBacking``'s
     /// `noteReferrer`): the next ``ModelContext/processPendingChanges()`` inserts the referrer.
     func appendReferred(_ identifier: PersistentIdentifier) {
-        referred.withLock { $0.append(identifier) }
+        pending.withLock { $0.referred.append(identifier) }
         autosave?.changeWasMade()
     }
 
     /// The identifiers ``appendReferred(_:)`` logged since the last call.
     func drainReferred() -> [PersistentIdentifier] {
-        referred.withLock { referred in
-            defer { referred.removeAll() }
-            return referred
+        pending.withLock { pending in
+            defer { pending.referred.removeAll() }
+            return pending.referred
         }
     }
 
     func drain() -> [PersistentIdentifier] {
-        identifiers.withLock { identifiers in
-            defer { identifiers.removeAll() }
-            return identifiers
+        pending.withLock { pending in
+            defer { pending.identifiers.removeAll() }
+            return pending.identifiers
         }
     }
 }
