@@ -79,7 +79,9 @@ public struct SnapshotTable: Sendable {
     public func candidates<T: PersistentModel>(for request: DataStoreFetchRequest<T>) -> [DefaultSnapshot] {
         // The key is found once here: asking `candidates(for: request.descriptor)` found it again.
         if let key = SnapshotQuery.primaryKey(selectedBy: request.descriptor.predicate) { return row(of: T.self, primaryKey: key) }
-        guard let rows = entities[T.entityName] else { return [] }
+        // The request's translated query carries `T.entityName`: asking the type again is a
+        // locked lookup (``PersistentModel/entityName``).
+        guard let rows = entities[request.query.entityName] else { return [] }
         return rows.indexedCandidates(request) ?? rows.slots.compactMap { $0 }
     }
 
@@ -98,7 +100,7 @@ public struct SnapshotTable: Sendable {
     /// - Complexity: O(*n*) typed comparisons per operand of the filter's top-level `&&` (O(*r*)
     ///   for *r* rows an index finds), O(*m* log *k*) comparisons for *m* matches and a limit *k*.
     public func selectedSnapshots<T: PersistentModel>(for request: DataStoreFetchRequest<T>) -> [DefaultSnapshot]? {
-        entities[T.entityName]?.scan(request)
+        entities[request.query.entityName]?.scan(request)
     }
 
     /// How many rows `request` selects (with its offset and limit), decided on the table's
@@ -106,7 +108,7 @@ public struct SnapshotTable: Sendable {
     /// candidates with ``QueryEvaluator/count(_:over:)``.
     /// - Complexity: as ``selectedSnapshots(for:)`` without the sort.
     public func selectedCount<T: PersistentModel>(for request: DataStoreFetchRequest<T>) -> Int? {
-        entities[T.entityName]?.scanCount(request)
+        entities[request.query.entityName]?.scanCount(request)
     }
 
     /// The attributes of an entity that have an equality index, by stored name.

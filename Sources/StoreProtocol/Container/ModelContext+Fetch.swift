@@ -11,12 +11,18 @@ extension ModelContext {
     ///   what the store throws.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         let store = try container.stores[container.storeIndex(for: T.self)]
-        let followsRelationships = mayFollowRelationships(descriptor)
+        // Looked up once for the fetch, not once per question and per model.
+        let entity = container.schema.entity(for: T.self)
+        let followsRelationships = mayFollowRelationships(descriptor, entity: entity)
         let pending = try descriptor.includePendingChanges && hasPendingChanges(for: T.self)
         guard followsRelationships || pending else {
             let snapshots = try fetchSnapshots(descriptor, from: store)
             registrations.reserveCapacity(adding: snapshots.count)
-            let models: [T] = try snapshots.map { try materialize($0) }
+            // A loop, not `map`: in this unspecialized generic function, `map` reads each row
+            // through the generic `Collection` witnesses, two heap allocations a row (callgrind).
+            var models: [T] = []
+            models.reserveCapacity(snapshots.count)
+            for snapshot in snapshots { models.append(try materialize(snapshot, entity: entity)) }
             try resolvePendingRelationships()
             return models
         }
@@ -163,12 +169,20 @@ extension ModelContext {
     /// Whether the descriptor has a predicate or sort that a store decides on models and that
     /// may read relationships, which only the context sets: such a fetch runs here.
     func mayFollowRelationships<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) -> Bool {
-        container.schema.entity(for: T.self)?.relationships.isEmpty == false && FetchQuery(descriptor).needsModels
+        mayFollowRelationships(descriptor, entity: container.schema.entity(for: T.self))
+    }
+
+    /// ``mayFollowRelationships(_:)`` with `T`'s entity already looked up.
+    func mayFollowRelationships<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, entity: Schema.Entity?) -> Bool {
+        entity?.relationships.isEmpty == false && FetchQuery(descriptor).needsModels
     }
 
     /// Whether the context holds unsaved inserts, deletes or changes of `T`.
     func hasPendingChanges<T: PersistentModel>(for type: T.Type) throws -> Bool {
-        try registrations.mayHaveChanged(inOrder: false).contains { $0.model is T ? try $0.isDirty() : false }
+        // A context that holds no model has none (every insert, delete and change is of a model
+        // it holds): a fresh context's fetch skips the look at its touch log.
+        guard registrations.count > 0 else { return false }
+        return try registrations.mayHaveChanged(inOrder: false).contains { $0.model is T ? try $0.isDirty() : false }
     }
 
     /// Asks a store, doing in memory what it prefers not to.
@@ -197,6 +211,12 @@ extension ModelContext {
 
     /// The registered instance for a stored snapshot, registering a new one if needed.
     func materialize<T: PersistentModel>(_ snapshot: DefaultSnapshot) throws -> T {
+        try materialize(snapshot, entity: container.schema.entity(for: T.self))
+    }
+
+    /// ``materialize(_:)`` with `T`'s entity (`container.schema.entity(for: T.self)`) already
+    /// looked up: what a fetch calls for each of its rows.
+    func materialize<T: PersistentModel>(_ snapshot: DefaultSnapshot, entity: Schema.Entity?) throws -> T {
         if let registration = registrations[snapshot.persistentIdentifier], let model = registration.model as? T {
             if registration.state == .persisted, let baseline = registration.baseline, baseline != snapshot.values,
                try !registration.isDirty() {
@@ -207,21 +227,30 @@ extension ModelContext {
             return model
         }
         let model: T = try SnapshotQuery.materialize(snapshot)
-        register(model, baseline: snapshot.values)
+        register(model, baseline: snapshot.values, entity: entity)
         return model
     }
 
     /// Registers a fetched model; its relationships are set by the next
     /// ``resolvePendingRelationships()``.
     func register<T: PersistentModel>(_ model: T, baseline: [String: SnapshotValue]) {
-        guard let entity = container.schema.entity(for: T.self) else { return }
-        let registration = Registration(model: model, entity: entity, baseline: baseline, state: .persisted, order: takeOrder())
+        register(model, baseline: baseline, entity: container.schema.entity(for: T.self))
+    }
+
+    /// ``register(_:baseline:)`` with `T`'s entity already looked up (`nil`: not in the schema,
+    /// not registered).
+    func register<T: PersistentModel>(_ model: T, baseline: [String: SnapshotValue], entity: Schema.Entity?) {
+        guard let entity else { return }
+        // `model.persistentModelID`, with the entity's name (`T.entityName`) as the schema holds
+        // it rather than asked of the type again (a locked lookup by type, callgrind).
+        let identifier = PersistentIdentifier(entityName: entity.name, primaryKey: PersistentIdentifier.primaryKey(model.id))
+        let registration = TypedRegistration(model: model, entity: entity, baseline: baseline, state: .persisted, order: takeOrder())
         if entity.relationships.isEmpty {
             // Decoded from its stored values just now. (Otherwise: once its relationships are set.)
-            registrations.registerSettled(registration, as: model.persistentModelID)
+            registrations.registerSettled(registration, as: identifier)
             registration.settle()
         } else {
-            registrations[model.persistentModelID] = registration
+            registrations[identifier] = registration
             pendingResolution.append(registration)
         }
     }

@@ -2,12 +2,12 @@ import Foundation
 
 /// What a context knows of each model it tracks.
 extension ModelContext {
-    /// What the context knows of one model.
-    final class Registration {
+    /// What the context knows of one model: a ``TypedRegistration``, which holds the model
+    /// through its own type (made by ``make(model:entity:baseline:state:order:)``).
+    class Registration {
         enum State { case inserted, persisted, deleted }
-        /// The model, held through its own type (``ModelHolder``).
-        private let holder: any ModelHolder
-        var model: any PersistentModel { holder.model }
+        /// The model (``TypedRegistration`` holds it).
+        var model: any PersistentModel { preconditionFailure("a Registration is a TypedRegistration") }
         let entity: Schema.Entity
         /// The per-instance state of the model, whose changed bits say what changed since the
         /// context last settled it.
@@ -32,11 +32,19 @@ extension ModelContext {
         /// When the model was deleted: the order of deletes.
         var deleteOrder = 0
 
-        init(model: any PersistentModel, entity: Schema.Entity, baseline: [String: SnapshotValue]?, state: State, order: Int) {
-            func hold<Model: PersistentModel>(_ model: Model) -> any ModelHolder { TypedModelHolder(model) }
-            holder = hold(model)
+        /// A registration of `model`, holding it through its own type.
+        static func make(
+            model: any PersistentModel, entity: Schema.Entity, baseline: [String: SnapshotValue]?, state: State, order: Int
+        ) -> Registration {
+            func make<Model: PersistentModel>(_ model: Model) -> Registration {
+                TypedRegistration(model: model, entity: entity, baseline: baseline, state: state, order: order)
+            }
+            return make(model)
+        }
+
+        fileprivate init(backing: ModelBacking, entity: Schema.Entity, baseline: [String: SnapshotValue]?, state: State, order: Int) {
             self.entity = entity
-            backing = model.persistentBackingData
+            self.backing = backing
             self.baseline = baseline
             self.state = state
             self.order = order
@@ -47,7 +55,7 @@ extension ModelContext {
             do { values = try model.storedValues() } catch {
                 throw ModelContextError(.unencodableModel, "\(model.persistentModelID) could not be encoded: \(error).")
             }
-            if let unlisted = values.keys.first(where: { !entity.attributeNameSet.contains($0) }) {
+            if let unlisted = values.keys.first(where: { !isStoredName($0) }) {
                 throw ModelContextError(.unencodableModel,
                     "\(entity.modelType)'s storedValues() gives `\(unlisted)`, which its schemaMetadata does not list "
                     + "among its properties; list it there, or leave it out of storedValues() if it is not stored.")
@@ -55,8 +63,19 @@ extension ModelContext {
             return values
         }
 
+        /// Whether `name` is one of the entity's attributes or relationships. For an entity of a
+        /// few properties, compared with each name: a hashed lookup hashes `name`, about 350
+        /// instructions, where comparing two short strings that differ costs a few dozen; a save
+        /// asks it of every name of every model it encodes (callgrind).
+        private func isStoredName(_ name: String) -> Bool {
+            let attributes = entity.attributeNames
+            let relationships = entity.relationships
+            guard attributes.count + relationships.count <= 16 else { return entity.attributeNameSet.contains(name) }
+            return attributes.contains(name) || relationships.contains { $0.name == name }
+        }
+
         /// Whether nothing but this registration holds the model: then no one can change it.
-        var isHeldOnlyByTheContext: Bool { holder.isUniquelyReferenced() }
+        var isHeldOnlyByTheContext: Bool { preconditionFailure("a Registration is a TypedRegistration") }
 
         /// Whether the model is stored and cannot have changed since it held its stored values:
         /// its changed bits were cleared since, and no property was set.
@@ -100,16 +119,18 @@ extension ModelContext {
     }
 }
 
-/// A registered model, held through its own type: `isKnownUniquelyReferenced` needs a class type,
-/// and through `AnyObject` a debug build always answers "not unique".
-protocol ModelHolder: AnyObject {
-    var model: any PersistentModel { get }
-    func isUniquelyReferenced() -> Bool
-}
-
-final class TypedModelHolder<Model: PersistentModel>: ModelHolder {
+/// A registration holding its model through the model's own type: `isKnownUniquelyReferenced`
+/// needs a class type, and through `AnyObject` a debug build always answers "not unique". One
+/// object per registered model (a holder object beside the registration was one allocation more
+/// for each model a context fetches or inserts).
+final class TypedRegistration<Model: PersistentModel>: ModelContext.Registration {
     private var typed: Model
-    init(_ model: Model) { typed = model }
-    var model: any PersistentModel { typed }
-    func isUniquelyReferenced() -> Bool { isKnownUniquelyReferenced(&typed) }
+
+    init(model: Model, entity: Schema.Entity, baseline: [String: SnapshotValue]?, state: State, order: Int) {
+        typed = model
+        super.init(backing: model.persistentBackingData, entity: entity, baseline: baseline, state: state, order: order)
+    }
+
+    override var model: any PersistentModel { typed }
+    override var isHeldOnlyByTheContext: Bool { isKnownUniquelyReferenced(&typed) }
 }

@@ -30,7 +30,7 @@ extension ModelContext {
         if let existing, existing.state != .deleted {
             // Replacing the registration would leave the instance the caller holds untracked:
             // its later changes would be lost. save() gives the held instance these values.
-            secondInstances.append(Registration(model: model, entity: existing.entity, baseline: nil, state: .inserted, order: takeOrder()))
+            secondInstances.append(TypedRegistration(model: model, entity: existing.entity, baseline: nil, state: .inserted, order: takeOrder()))
             return
         }
         if let owner = ModelOwner.of(model), owner.context != nil, owner.container !== container {
@@ -47,7 +47,7 @@ extension ModelContext {
             unknownInserts.append(T.entityName)
             return
         }
-        let registration = Registration(model: model, entity: entity, baseline: nil, state: .inserted, order: takeOrder())
+        let registration = TypedRegistration(model: model, entity: entity, baseline: nil, state: .inserted, order: takeOrder())
         registrations[id] = registration
         if !entity.relationships.isEmpty { insertRelatedModels(from: [registration]) }
         autosave.changeWasMade()
@@ -76,7 +76,7 @@ extension ModelContext {
         }
         guard let entity = container.schema.entity(for: T.self),
               let values = try? model.storedValues() else { return }
-        let registration = Registration(model: model, entity: entity, baseline: values, state: .deleted, order: takeOrder())
+        let registration = TypedRegistration(model: model, entity: entity, baseline: values, state: .deleted, order: takeOrder())
         registration.deleteOrder = registration.order
         registrations[id] = registration
         autosave.changeWasMade()

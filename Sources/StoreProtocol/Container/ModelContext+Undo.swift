@@ -277,7 +277,7 @@ extension ModelContext {
                 if let registration {
                     registration.state = stored ? .persisted : .inserted
                 } else {
-                    registrations[id] = Registration(model: change.model, entity: change.entity, baseline: nil, state: .inserted, order: takeOrder())
+                    registrations[id] = Registration.make(model: change.model, entity: change.entity, baseline: nil, state: .inserted, order: takeOrder())
                     deletedWhileNew[ObjectIdentifier(change.model)] = nil
                 }
                 touched.append((change, values, names))
