@@ -153,11 +153,32 @@ import Testing
             }
 
             public required init(storedValues _$values: [String: StoreProtocol.SnapshotValue]) throws {
-                id = try StoreProtocol.ModelCoding.decode(_$values["id"], attribute: "id", of: "Trip")
-                _name = try StoreProtocol.ModelCoding.decode(_$values["name"], attribute: "name", of: "Trip")
-                _startDate = try StoreProtocol.ModelCoding.decode(_$values["startDate"], attribute: "startDate", of: "Trip")
-                _items = try StoreProtocol.ModelCoding.decode(_$values["items"], attribute: "items", of: "Trip")
-                _lodging = try StoreProtocol.ModelCoding.decode(_$values["lodging"], attribute: "lodging", of: "Trip")
+                var _$stored_id: StoreProtocol.SnapshotValue? = nil
+                var _$stored_name: StoreProtocol.SnapshotValue? = nil
+                var _$stored_startDate: StoreProtocol.SnapshotValue? = nil
+                var _$stored_items: StoreProtocol.SnapshotValue? = nil
+                var _$stored_lodging: StoreProtocol.SnapshotValue? = nil
+                for (_$key, _$value) in _$values {
+                    switch _$key {
+                    case "id":
+                        _$stored_id = _$value
+                    case "name":
+                        _$stored_name = _$value
+                    case "startDate":
+                        _$stored_startDate = _$value
+                    case "items":
+                        _$stored_items = _$value
+                    case "lodging":
+                        _$stored_lodging = _$value
+                    default:
+                        break
+                    }
+                }
+                id = try StoreProtocol.ModelCoding.decode(_$stored_id, attribute: "id", of: "Trip")
+                _name = try StoreProtocol.ModelCoding.decode(_$stored_name, attribute: "name", of: "Trip")
+                _startDate = try StoreProtocol.ModelCoding.decode(_$stored_startDate, attribute: "startDate", of: "Trip")
+                _items = try StoreProtocol.ModelCoding.decode(_$stored_items, attribute: "items", of: "Trip")
+                _lodging = try StoreProtocol.ModelCoding.decode(_$stored_lodging, attribute: "lodging", of: "Trip")
             }
 
             public func assignStoredValues(_ _$values: [String: StoreProtocol.SnapshotValue]) throws {
@@ -285,8 +306,20 @@ import Testing
             }
 
             public required init(storedValues _$values: [String: StoreProtocol.SnapshotValue]) throws {
-                id = try StoreProtocol.ModelCoding.decode(_$values["id"], attribute: "id", of: "Card")
-                _front = try StoreProtocol.ModelCoding.decode(_$values["front"], attribute: "front", of: "Card")
+                var _$stored_id: StoreProtocol.SnapshotValue? = nil
+                var _$stored_front: StoreProtocol.SnapshotValue? = nil
+                for (_$key, _$value) in _$values {
+                    switch _$key {
+                    case "id":
+                        _$stored_id = _$value
+                    case "front":
+                        _$stored_front = _$value
+                    default:
+                        break
+                    }
+                }
+                id = try StoreProtocol.ModelCoding.decode(_$stored_id, attribute: "id", of: "Card")
+                _front = try StoreProtocol.ModelCoding.decode(_$stored_front, attribute: "front", of: "Card")
             }
 
             public func assignStoredValues(_ _$values: [String: StoreProtocol.SnapshotValue]) throws {
