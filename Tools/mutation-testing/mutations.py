@@ -219,7 +219,7 @@ MUTATIONS = [
     m("R07", "context", RELATIONSHIPS, "nullify leaves the inverse naming the deleted model",
       "                    inverseAccess.remove(member, model)\n", "\n"),
     m("R09", "context", CONTEXT_FETCH, "a predicate that follows a relationship is left to the store, on models without it",
-      "container.schema.entity(for: T.self)?.relationships.isEmpty == false && FetchQuery(descriptor).needsModels",
+      "entity?.relationships.isEmpty == false && FetchQuery(descriptor).needsModels",
       "false && FetchQuery(descriptor).needsModels"),
     m("R10", "context", RELATIONSHIPS, "a model the context holds is not read again when a relationship names it",
       "where !confirmed.contains(id) && !gone.contains(id) && seen.insert(id).inserted {",
@@ -318,7 +318,7 @@ MUTATIONS = [
     m("C20", "context", UPSERT, "after an upsert, models that named the inserted instance still name it",
       "members.map { $0 === inserted ? target.model : $0 }", "members.map { $0 }"),
     m("C18", "context", CONTEXT_TRACKING, "a second instance inserted with a held model's id is dropped, not upserted",
-      "            secondInstances.append(Registration(model: model, entity: existing.entity, baseline: nil, state: .inserted, order: takeOrder()))\n",
+      "            secondInstances.append(TypedRegistration(model: model, entity: existing.entity, baseline: nil, state: .inserted, order: takeOrder()))\n",
       "\n"),
     m("C23", "context", CONTEXT_SAVE, "a stored model whose id changed is saved (its change silently lost) instead of refused",
       "if registration.state != .inserted, registrations[id] !== registration {", "if false {"),
@@ -675,6 +675,16 @@ SYNC_MUTATIONS += [
 ]
 
 MUTATIONS += SYNC_MUTATIONS
+
+# Issue 30, a context's per-model costs (fetch fast paths).
+MODEL_MEMBERS = "Sources/DataStoresMacroKit/ModelMembers.swift"
+MUTATIONS += [
+    m("D01", "context", CONTEXT_FETCH, "a context holding one model takes itself for one without pending changes",  # FetchFastPathTests.aFreshContextSeesNoPendingChangesAndAnInsertCounts
+      "guard registrations.count > 0 else { return false }", "guard registrations.count > 1 else { return false }"),
+    m("D02", "macro", MODEL_MEMBERS, "the one-pass decoder stores every stored value in the first property's slot",  # FetchFastPathTests.decodingInOnePassReadsWhatALookupByNameReads
+      "let cases = properties.map { \"case \\\"\\($0.name)\\\": \\(local($0.name)) = _$value\" }",
+      "let cases = properties.map { \"case \\\"\\($0.name)\\\": \\(local(properties[0].name)) = _$value\" }"),
+]
 
 # A quick subset: one or two per area, for a check that the tool and the suite still work.
 QUICK = ["T01", "T03", "Q01", "H01", "C01", "M01"]
