@@ -14,10 +14,11 @@ extension ModelContext {
         let followsRelationships = mayFollowRelationships(descriptor)
         let pending = try descriptor.includePendingChanges && hasPendingChanges(for: T.self)
         guard followsRelationships || pending else {
-            let snapshots = try fetchSnapshots(descriptor, from: store)
+            // With the related rows the store sends along (ModelContext+Relationships.swift).
+            let (snapshots, related) = try fetchSnapshotsAndRelated(descriptor, from: store)
             registrations.reserveCapacity(adding: snapshots.count)
             let models: [T] = try snapshots.map { try materialize($0) }
-            try resolvePendingRelationships()
+            try resolvePendingRelationships(preloaded: related)
             return models
         }
         return try fetchInMemory(descriptor, from: store, countingPendingChanges: pending)
