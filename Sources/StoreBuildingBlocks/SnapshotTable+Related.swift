@@ -19,6 +19,11 @@ extension SnapshotTable {
         var relationships: [Schema.Relationship] = []
         while !level.isEmpty {
             var next: [DefaultSnapshot] = []
+            func follow(_ identifier: PersistentIdentifier) {
+                guard visited.insert(identifier).inserted, let row = self.snapshot(for: identifier) else { return }
+                related[identifier] = row
+                next.append(row)
+            }
             for snapshot in level {
                 let name = snapshot.persistentIdentifier.entityName
                 if name != entityName {
@@ -26,10 +31,14 @@ extension SnapshotTable {
                     relationships = schema.entity(named: name)?.relationships ?? []
                 }
                 for relationship in relationships {
-                    for identifier in relationship.identifiers(in: snapshot.values) where visited.insert(identifier).inserted {
-                        guard let row = self.snapshot(for: identifier) else { continue }
-                        related[identifier] = row
-                        next.append(row)
+                    // The stored keys as they are (`identifiers(in:)` would make a list of them per row).
+                    switch snapshot.values[relationship.name] {
+                    case nil, .null?:
+                        continue
+                    case .array(let keys)?:
+                        for key in keys { follow(PersistentIdentifier(entityName: relationship.destination, primaryKey: key)) }
+                    case let key?:
+                        follow(PersistentIdentifier(entityName: relationship.destination, primaryKey: key))
                     }
                 }
             }

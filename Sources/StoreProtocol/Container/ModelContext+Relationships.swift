@@ -33,10 +33,12 @@ extension ModelContext {
             var wanted: [String: [PersistentIdentifier]] = [:]
             var seen = Set<PersistentIdentifier>()
             for registration in level {
+                guard let baseline = registration.baseline else { continue }
                 for relationship in registration.entity.relationships {
-                    for id in relationship.identifiers(in: registration.baseline ?? [:])
-                    where !confirmed.contains(id) && !gone.contains(id) && seen.insert(id).inserted {
-                        wanted[id.entityName, default: []].append(id)
+                    Self.forEachIdentifier(of: relationship, in: baseline) { id in
+                        if !confirmed.contains(id) && (gone.isEmpty || !gone.contains(id)) && seen.insert(id).inserted {
+                            wanted[id.entityName, default: []].append(id)
+                        }
                     }
                 }
             }
@@ -56,22 +58,36 @@ extension ModelContext {
                 confirmed.formUnion(found)
                 gone.formUnion(identifiers.filter { !found.contains($0) })
             }
-            for registration in level { assignRelationships(registration, dropping: gone) }
+            // A level holds runs of one entity: its relationships' accessors are looked up once per run.
+            var accessed: (entityName: String, relationships: [(Schema.Relationship, RelationshipAccess)])?
+            for registration in level {
+                let entity = registration.entity
+                if accessed?.entityName != entity.name {
+                    accessed = (entity.name, entity.relationships.compactMap { relationship in
+                        entity.relationshipAccess[relationship.name].map { (relationship, $0) }
+                    })
+                }
+                assignRelationships(registration, accessed?.relationships ?? [], dropping: gone)
+            }
         }
     }
 
-    /// Sets a registration's relationships to the registered instances its baseline names, and
-    /// drops from the baseline the references to models that are not stored (`gone`, or not
-    /// held at all).
-    private func assignRelationships(_ registration: Registration, dropping gone: Set<PersistentIdentifier>) {
+    /// Sets a registration's relationships (`relationships`, each with its accessor) to the
+    /// registered instances its baseline names, and drops from the baseline the references to
+    /// models that are not stored (`gone`, or not held at all).
+    private func assignRelationships(_ registration: Registration, _ relationships: [(Schema.Relationship, RelationshipAccess)],
+                                     dropping gone: Set<PersistentIdentifier>) {
         guard var baseline = registration.baseline else { return }
         var pruned = false
-        for relationship in registration.entity.relationships {
-            guard let access = registration.entity.relationshipAccess[relationship.name] else { continue }
-            let identifiers = relationship.identifiers(in: baseline)
-            let members = identifiers.compactMap { gone.contains($0) ? nil : registrations[$0]?.model }
+        for (relationship, access) in relationships {
+            var members: [any PersistentModel] = []
+            var named = 0
+            Self.forEachIdentifier(of: relationship, in: baseline) { id in
+                named += 1
+                if gone.isEmpty || !gone.contains(id), let member = registrations[id]?.model { members.append(member) }
+            }
             access.setMembers(registration.model, members)
-            if members.count != identifiers.count {
+            if members.count != named {
                 let keys = members.map { $0.persistentModelID.primaryKey }
                 baseline[relationship.name] = relationship.isToMany ? .array(keys) : keys.first
                 pruned = true
@@ -80,6 +96,18 @@ extension ModelContext {
         if pruned { registration.baseline = baseline }
         // It now holds its stored values, attributes and relationships alike.
         registration.settle()
+    }
+
+    /// Calls `body` with each identifier a snapshot's value of `relationship` names, in order, as
+    /// `Schema.Relationship.identifiers(in:)` lists them, without making the list.
+    @inline(__always)
+    private static func forEachIdentifier(of relationship: Schema.Relationship, in values: [String: SnapshotValue],
+                                          _ body: (PersistentIdentifier) -> Void) {
+        switch values[relationship.name] {
+        case nil, .null?: return
+        case .array(let keys)?: for key in keys { body(PersistentIdentifier(entityName: relationship.destination, primaryKey: key)) }
+        case let key?: body(PersistentIdentifier(entityName: relationship.destination, primaryKey: key))
+        }
     }
 
     /// Registers (or refreshes, as a fetch does) the models of `type` from rows a store sent along.
