@@ -31,14 +31,30 @@ extension SnapshotTableStore {
     ///   (`SnapshotTable.candidates(for:)`); otherwise
     ///   O(*n*) predicate evaluations on stored values; then O(*m* log *k*) comparisons for *m*
     ///   matches and a limit *k*.
+    ///
+    /// With `DataStoreFetchRequest/includesRelatedSnapshots`, the result also holds the rows the
+    /// selected ones lead to through relationships (``SnapshotTable/relatedSnapshots(of:)``),
+    /// read under the same lock when the table's columns decide the request; after evaluating
+    /// the candidates otherwise, under the lock taken again.
+    /// - Complexity: as above, plus O(*k*) hashed lookups for the *k* references the selected
+    ///   and related rows hold, when related rows are asked for.
     public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
-        let (selected, candidates) = try withCurrentRows { table, _ -> ([DefaultSnapshot]?, [DefaultSnapshot]) in
+        let withRelated = request.includesRelatedSnapshots && !(schema.entity(named: T.entityName)?.relationships.isEmpty ?? true)
+        let (selected, candidates, related) = try withCurrentRows {
+            table, _ -> ([DefaultSnapshot]?, [DefaultSnapshot], [PersistentIdentifier: DefaultSnapshot]) in
             // Decided on the table's columns when the stored values can; the candidates otherwise.
-            if let selected = table.selectedSnapshots(for: request) { return (selected, []) }
-            return (nil, table.candidates(for: request))
+            if let selected = table.selectedSnapshots(for: request) {
+                return (selected, [], withRelated ? table.relatedSnapshots(of: selected) : [:])
+            }
+            return (nil, table.candidates(for: request), [:])
         }
-        if let selected { return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: selected) }
-        return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: try QueryEvaluator.fetch(request, over: candidates))
+        if let selected {
+            return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: selected, relatedSnapshots: related)
+        }
+        let fetched = try QueryEvaluator.fetch(request, over: candidates)
+        guard withRelated else { return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: fetched) }
+        return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: fetched,
+                                    relatedSnapshots: try withCurrentRows { table, _ in table.relatedSnapshots(of: fetched) })
     }
 
     /// How many rows the request selects; without a predicate or paging, the table's count.

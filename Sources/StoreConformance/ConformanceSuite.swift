@@ -22,6 +22,7 @@ public enum ConformanceSuite {
             + MigrationPlanCases.all + AttributeTypeCases.all
             + ExclusiveAccessCases.all
             + UniqueSwapCases.all
+            + RelatedRowCases.all
     }
 
     /// The cases that apply to a target's capabilities.

@@ -688,3 +688,19 @@ MUTATIONS += [
 
 # A quick subset: one or two per area, for a check that the tool and the suite still work.
 QUICK = ["T01", "T03", "Q01", "H01", "C01", "M01"]
+
+# Related rows a store sends along with a fetch (issue 30, item 4).
+RELATED_ROWS = "Sources/StoreBuildingBlocks/SnapshotTable+Related.swift"
+PRELOADED = "Sources/StoreProtocol/Container/PreloadedRows.swift"
+MUTATIONS += [
+    m("A01", "context", RELATIONSHIPS, "a related row under another model's identifier is taken as that model's",  # RelatedRowLoadingTests.relatedRowsUnderAnotherIdentifierAreRefusedBeforeAnyModelIsRegistered
+      "if let (key, row) = related.first(where: { $0.key != $0.value.persistentIdentifier }) {",
+      "if let (key, row) = related.first(where: { _ in false }) {"),
+    m("A02", "context", PRELOADED, "a related row of a model another store of the container keeps is taken",  # RelatedRowLoadingTests.aRelatedRowOfAModelAnotherStoreKeepsIsNotTaken
+      "return (try? container.storeIndex(forEntityNamed: name)) == storeIndex", "return true"),
+    m("A03", "table", RELATED_ROWS, "a store sends the related rows of the first level only",  # RelatedRowLoadingTests.aFetchWithEveryRelatedRowSentAsksTheStoreOnlyForTheRowsNotSent
+      "            level = next\n", "            level = []\n"),
+    m("A04", "context", RELATIONSHIPS, "the related rows a store sends are not used: every related model is fetched by key",  # RelatedRowLoadingTests.aFetchWithEveryRelatedRowSentAsksTheStoreOnlyForTheRowsNotSent
+      "                if preloaded.holdsRows(ofEntityNamed: entityName, in: container) {",
+      "                if false, preloaded.holdsRows(ofEntityNamed: entityName, in: container) {"),
+]

@@ -37,7 +37,8 @@ do {
     }
     try section("json") { try benchmarkJSONStore(scale, in: directory) }
     // Under `json` too: its main row is JSONStore's, beside GRDB.
-    try section("json") { try benchmarkRelationships(scale, in: directory) }
+    // `bench relationships` runs this row alone.
+    try section(sections.contains("relationships") ? "relationships" : "json") { try benchmarkRelationships(scale, in: directory) }
     try section("log") { try benchmarkLogStore(scale, in: directory) }
     try section("memory") { try benchmarkMemoryStore(scale) }
     try section("history") { try benchmarkHistory(scale, in: directory) }

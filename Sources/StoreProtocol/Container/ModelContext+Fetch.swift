@@ -16,14 +16,15 @@ extension ModelContext {
         let followsRelationships = mayFollowRelationships(descriptor, entity: entity)
         let pending = try descriptor.includePendingChanges && hasPendingChanges(for: T.self)
         guard followsRelationships || pending else {
-            let snapshots = try fetchSnapshots(descriptor, from: store)
+            // With the related rows the store sends along (ModelContext+Relationships.swift).
+            let (snapshots, related) = try fetchSnapshotsAndRelated(descriptor, from: store)
             registrations.reserveCapacity(adding: snapshots.count)
             // A loop, not `map`: in this unspecialized generic function, `map` reads each row
             // through the generic `Collection` witnesses, two heap allocations a row (callgrind).
             var models: [T] = []
             models.reserveCapacity(snapshots.count)
             for snapshot in snapshots { models.append(try materialize(snapshot, entity: entity)) }
-            try resolvePendingRelationships()
+            try resolvePendingRelationships(preloaded: related)
             return models
         }
         return try fetchInMemory(descriptor, from: store, countingPendingChanges: pending)

@@ -7,8 +7,10 @@ import Foundation
 /// stored values, the context loads the models their relationships name that it does not hold
 /// yet, with one store fetch per destination entity and level of the graph, then sets each
 /// relationship to the registered instances (the identity map: one instance per identifier).
-/// A reference to a model that is no longer stored (a ``DeleteRule/noAction`` delete, another
-/// process's delete) is dropped.
+/// A store that sends the related rows along with a fetch (``DataStoreFetchResult/relatedSnapshots``,
+/// as the `SnapshotTable` stores do) saves those fetches: the rows it sent are taken instead,
+/// and only the models it did not send are fetched by key. A reference to a model that is no
+/// longer stored (a ``DeleteRule/noAction`` delete, another process's delete) is dropped.
 extension ModelContext {
     // MARK: Loading
 
@@ -16,8 +18,11 @@ extension ModelContext {
     /// the models they name, level by level. A named model is loaded unless it was given stored
     /// values in this pass (so a model held from before is read again, and one that is no longer
     /// stored is dropped from the relationship).
+    ///
+    /// A model to load that `preloaded` holds a row of is registered from that row (as a fetch
+    /// by key would have returned it), the others are fetched by key.
     /// - Throws: what the store throws for the batch fetches.
-    func resolvePendingRelationships() throws {
+    func resolvePendingRelationships(preloaded: PreloadedRows = PreloadedRows()) throws {
         var confirmed = Set<PersistentIdentifier>()   // given stored values in this pass
         var gone = Set<PersistentIdentifier>()        // asked for and not stored
         while !pendingResolution.isEmpty {
@@ -28,36 +33,61 @@ extension ModelContext {
             var wanted: [String: [PersistentIdentifier]] = [:]
             var seen = Set<PersistentIdentifier>()
             for registration in level {
+                guard let baseline = registration.baseline else { continue }
                 for relationship in registration.entity.relationships {
-                    for id in relationship.identifiers(in: registration.baseline ?? [:])
-                    where !confirmed.contains(id) && !gone.contains(id) && seen.insert(id).inserted {
-                        wanted[id.entityName, default: []].append(id)
+                    Self.forEachIdentifier(of: relationship, in: baseline) { id in
+                        if !confirmed.contains(id) && (gone.isEmpty || !gone.contains(id)) && seen.insert(id).inserted {
+                            wanted[id.entityName, default: []].append(id)
+                        }
                     }
                 }
             }
-            for (entityName, identifiers) in wanted.sorted(by: { $0.key < $1.key }) {
+            for (entityName, wantedIdentifiers) in wanted.sorted(by: { $0.key < $1.key }) {
                 guard let entity = container.schema.entity(named: entityName) else { continue }
+                // The rows the store sent along, registered as the fetch by key would; the rest fetched.
+                var identifiers = wantedIdentifiers
+                if preloaded.holdsRows(ofEntityNamed: entityName, in: container) {
+                    let (rows, missing) = preloaded.rows(for: wantedIdentifiers)
+                    try registerPreloaded(entity.modelType, rows)
+                    confirmed.formUnion(rows.lazy.map(\.persistentIdentifier))
+                    identifiers = missing
+                    if identifiers.isEmpty { continue }
+                }
                 // Registers them (for the next level) and refreshes the ones held from before.
                 let found = try loadModels(entity.modelType, primaryKeys: identifiers.map(\.primaryKey))
                 confirmed.formUnion(found)
                 gone.formUnion(identifiers.filter { !found.contains($0) })
             }
-            for registration in level { assignRelationships(registration, dropping: gone) }
+            // A level holds runs of one entity: its relationships' accessors are looked up once per run.
+            var accessed: (entityName: String, relationships: [(Schema.Relationship, RelationshipAccess)])?
+            for registration in level {
+                let entity = registration.entity
+                if accessed?.entityName != entity.name {
+                    accessed = (entity.name, entity.relationships.compactMap { relationship in
+                        entity.relationshipAccess[relationship.name].map { (relationship, $0) }
+                    })
+                }
+                assignRelationships(registration, accessed?.relationships ?? [], dropping: gone)
+            }
         }
     }
 
-    /// Sets a registration's relationships to the registered instances its baseline names, and
-    /// drops from the baseline the references to models that are not stored (`gone`, or not
-    /// held at all).
-    private func assignRelationships(_ registration: Registration, dropping gone: Set<PersistentIdentifier>) {
+    /// Sets a registration's relationships (`relationships`, each with its accessor) to the
+    /// registered instances its baseline names, and drops from the baseline the references to
+    /// models that are not stored (`gone`, or not held at all).
+    private func assignRelationships(_ registration: Registration, _ relationships: [(Schema.Relationship, RelationshipAccess)],
+                                     dropping gone: Set<PersistentIdentifier>) {
         guard var baseline = registration.baseline else { return }
         var pruned = false
-        for relationship in registration.entity.relationships {
-            guard let access = registration.entity.relationshipAccess[relationship.name] else { continue }
-            let identifiers = relationship.identifiers(in: baseline)
-            let members = identifiers.compactMap { gone.contains($0) ? nil : registrations[$0]?.model }
+        for (relationship, access) in relationships {
+            var members: [any PersistentModel] = []
+            var named = 0
+            Self.forEachIdentifier(of: relationship, in: baseline) { id in
+                named += 1
+                if gone.isEmpty || !gone.contains(id), let member = registrations[id]?.model { members.append(member) }
+            }
             access.setMembers(registration.model, members)
-            if members.count != identifiers.count {
+            if members.count != named {
                 let keys = members.map { $0.persistentModelID.primaryKey }
                 baseline[relationship.name] = relationship.isToMany ? .array(keys) : keys.first
                 pruned = true
@@ -66,6 +96,62 @@ extension ModelContext {
         if pruned { registration.baseline = baseline }
         // It now holds its stored values, attributes and relationships alike.
         registration.settle()
+    }
+
+    /// Calls `body` with each identifier a snapshot's value of `relationship` names, in order, as
+    /// `Schema.Relationship.identifiers(in:)` lists them, without making the list.
+    @inline(__always)
+    private static func forEachIdentifier(of relationship: Schema.Relationship, in values: [String: SnapshotValue],
+                                          _ body: (PersistentIdentifier) -> Void) {
+        switch values[relationship.name] {
+        case nil, .null?: return
+        case .array(let keys)?: for key in keys { body(PersistentIdentifier(entityName: relationship.destination, primaryKey: key)) }
+        case let key?: body(PersistentIdentifier(entityName: relationship.destination, primaryKey: key))
+        }
+    }
+
+    /// Registers (or refreshes, as a fetch does) the models of `type` from rows a store sent along.
+    private func registerPreloaded<T: PersistentModel>(_ type: T.Type, _ rows: [DefaultSnapshot]) throws {
+        for row in rows { let _: T = try materialize(row) }
+    }
+
+    /// The rows a fetch selects, and the related rows the store sent along with them
+    /// (``DataStoreFetchResult/relatedSnapshots``), asked for when `T` has relationships: the
+    /// rows ``resolvePendingRelationships(preloaded:)`` then takes instead of fetching by key.
+    /// A store that prefers the context to filter or sort is answered as ``fetchSnapshots(_:from:)``
+    /// does, without related rows.
+    /// - Throws: what the store throws; ``DataStoreError/Code/corruptStore`` when a related row is
+    ///   under another identifier than its own (before any model is registered).
+    func fetchSnapshotsAndRelated<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, from store: any DataStore) throws
+        -> (snapshots: [DefaultSnapshot], related: PreloadedRows) {
+        guard container.schema.entity(for: T.self)?.relationships.isEmpty == false else {
+            return (try fetchSnapshots(descriptor, from: store), PreloadedRows())
+        }
+        func run<S: DataStore>(_ store: S) throws -> ([DefaultSnapshot], [PersistentIdentifier: DefaultSnapshot]) {
+            let result = try store.fetch(DataStoreFetchRequest(descriptor: descriptor, editingState: editingState,
+                                                               includesRelatedSnapshots: true))
+            // As in fetchSnapshots(_:from:): this package's stores answer in DefaultSnapshots, taken as they are.
+            if S.Snapshot.self == DefaultSnapshot.self {
+                return (unsafeBitCast(result.fetchedSnapshots, to: [DefaultSnapshot].self),
+                        unsafeBitCast(result.relatedSnapshots, to: [PersistentIdentifier: DefaultSnapshot].self))
+            }
+            func plain(_ snapshot: S.Snapshot) -> DefaultSnapshot {
+                DefaultSnapshot(persistentIdentifier: snapshot.persistentIdentifier, values: snapshot.values)
+            }
+            return (result.fetchedSnapshots.map(plain), result.relatedSnapshots.mapValues(plain))
+        }
+        let snapshots: [DefaultSnapshot], related: [PersistentIdentifier: DefaultSnapshot]
+        do {
+            (snapshots, related) = try run(store)
+        } catch let error as DataStoreError where error.code == .preferInMemoryFilter || error.code == .preferInMemorySort {
+            return (try fetchSnapshots(descriptor, from: store), PreloadedRows())
+        }
+        if let (key, row) = related.first(where: { $0.key != $0.value.persistentIdentifier }) {
+            throw DataStoreError(.corruptStore,
+                "The store sent the row of \(row.persistentIdentifier) as the related row of \(key) with a fetch of "
+                + "\(T.entityName); a related row must be under its own identifier. No model was registered.")
+        }
+        return (snapshots, PreloadedRows(storeIndex: try container.storeIndex(for: T.self), rows: related))
     }
 
     /// Fetches and registers the stored models of `type` with these primary keys, in one store

@@ -16,13 +16,22 @@ public struct DataStoreFetchRequest<T: PersistentModel>: Sendable {
     public var editingState: EditingState
     /// The descriptor translated for stores, once per request (see ``FetchQuery``).
     public private(set) var query: FetchQuery
+    /// Whether the context will load the models that the selected rows name through their
+    /// relationships (and the models those name, level by level): a store may then send the
+    /// rows of those models that it holds along in ``DataStoreFetchResult/relatedSnapshots``,
+    /// read in the same pass as the selected rows, and save the context one fetch by key per
+    /// destination entity and level. A store is free to send none (`false` by default; see
+    /// ``DataStoreFetchResult/relatedSnapshots`` for what it may send).
+    public var includesRelatedSnapshots: Bool
 
-    /// A request for `descriptor`, translating it.
+    /// A request for `descriptor`, translating it; `includesRelatedSnapshots` asks the store to
+    /// send related rows along (``DataStoreFetchResult/relatedSnapshots``).
     /// - Complexity: O(*n*) in the size of the predicate and the number of sort descriptors.
-    public init(descriptor: FetchDescriptor<T>, editingState: EditingState = EditingState()) {
+    public init(descriptor: FetchDescriptor<T>, editingState: EditingState = EditingState(), includesRelatedSnapshots: Bool = false) {
         self.descriptor = descriptor
         self.editingState = editingState
         self.query = FetchQuery(descriptor)
+        self.includesRelatedSnapshots = includesRelatedSnapshots
     }
 }
 
@@ -32,7 +41,24 @@ public struct DataStoreFetchResult<T: PersistentModel, Snapshot: DataStoreSnapsh
     public var descriptor: FetchDescriptor<T>
     /// The selected snapshots, in the descriptor's order.
     public var fetchedSnapshots: [Snapshot]
-    /// Snapshots of related models the store chose to send along.
+    /// Rows of related models the store chose to send along, by identifier: for a request with
+    /// ``DataStoreFetchRequest/includesRelatedSnapshots``, the stored rows of models that the
+    /// selected rows name through a relationship, and of models those rows name in turn, that
+    /// this store holds, as it held them when it read the selected rows. Empty by default, and
+    /// always correct when empty: the context then fetches the related models by key itself.
+    ///
+    /// What the context does with them (``ModelContext``): it takes a row from here only for a
+    /// model it was about to load from this store (named by a relationship of a model that this
+    /// fetch gave stored values, of an entity kept in this store, not registered in this pass),
+    /// exactly as if its fetch by key had returned the row. So a row may be left out (the context
+    /// fetches the models it misses by key; a model stored nowhere is dropped from the
+    /// relationship, as always), and an extra row is ignored: one the context does not need,
+    /// one of an entity that another store of the container keeps, one of a model no
+    /// relationship names. A model registered in the context takes a row from here as it takes
+    /// a fetched one: not when it has unsaved changes.
+    /// - Important: Each key must be its row's own ``DataStoreSnapshot/persistentIdentifier``:
+    ///   a row under another key makes the context's fetch throw
+    ///   ``DataStoreError/Code/corruptStore`` before it registers any model of the result.
     public var relatedSnapshots: [PersistentIdentifier: Snapshot]
 
     /// Makes a result; `relatedSnapshots` defaults to none.

@@ -70,6 +70,8 @@ enum CallgrindOperation: String, CaseIterable {
     case fetchByID = "fetch-by-id", fetchByName = "fetch-by-name", fetchAll = "fetch-all", insertAndSave = "insert-save"
     /// The per-row costs of the file stores (StoreCallgrindOperations.swift).
     case jsonOpen = "json-open", logSave = "log-save", logRange = "log-range", logScan = "log-scan"
+    /// The per-trip cost of a read of trips with their related items, beside GRDB (RelationshipBenchmarks.swift).
+    case relationships, relationshipsGRDB = "relationships-grdb"
 
     /// Operations per count: enough that the first call's one-time costs (metadata, caches)
     /// vanish in the quotient.
@@ -118,6 +120,8 @@ func runCallgrindMode(_ arguments: [String]) throws {
         try runContextCallgrindOperation(operation, count)
     case .jsonOpen, .logSave, .logRange, .logScan:
         try runStoreCallgrindOperation(operation, count)
+    case .relationships, .relationshipsGRDB:
+        try runRelationshipCallgrindOperation(operation, count)
     }
 }
 
