@@ -6,7 +6,8 @@ import Testing
 /// The per-model fast paths of a fetch through a context give what the slower paths gave:
 /// the `@Model` decoder reads the stored values in one pass over the dictionary (a `switch` on
 /// each name) instead of a lookup by name, and a fetch registers a model under the identifier
-/// made from its schema entity's name instead of asking the type for it again.
+/// made from its schema entity's name instead of asking the type for it again (and so do an
+/// insert and a save).
 @Suite struct FetchFastPathTests {
     enum Mood: String { case calm, busy }
 
@@ -135,7 +136,9 @@ import Testing
         let writer = ModelContext(container)
         let saved = Renamed(name: "a")
         writer.insert(saved)
+        #expect(writer.registeredModel(for: saved.persistentModelID) as Renamed? === saved, "an insert is registered under its own identifier")
         try writer.save()
+        #expect(!writer.hasChanges)
 
         let context = ModelContext(container)
         let first = try context.fetch(FetchDescriptor<Renamed>())
@@ -143,7 +146,7 @@ import Testing
         let fetched = try #require(first.first)
         let identifier = fetched.persistentModelID
         #expect(identifier == saved.persistentModelID && identifier.entityName == "SomethingElse")
-        #expect(context.registeredModel(for: identifier) === fetched)
+        #expect(context.registeredModel(for: identifier) as Renamed? === fetched)
         #expect(try context.fetch(FetchDescriptor<Renamed>()).first === fetched, "the identity map holds it")
         // Unsaved changes win over the stored row in the next fetch.
         fetched.name = "changed"

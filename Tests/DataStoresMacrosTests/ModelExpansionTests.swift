@@ -371,7 +371,7 @@ extension ModelExpansionTests {
             #".attribute("default", \Preference.`default`, defaultValue: .some(false)),"#,
             #"_$values["default"] = try StoreProtocol.ModelCoding.encode(_default)"#,
             #"_$values["in"] = try StoreProtocol.ModelCoding.encode(`in`)"#,
-            #"`in` = try StoreProtocol.ModelCoding.decode(_$values["in"], attribute: "in", of: "Preference")"#,
+            #"`in` = try StoreProtocol.ModelCoding.decode(_$stored_in, attribute: "in", of: "Preference")"#,
             #"let `default`: Bool = try StoreProtocol.ModelCoding.decode(_$values["default"], attribute: "default", of: "Preference")"#,
             "self.`default` = `default`",
             "unique: [[\\Preference.`default`]]",

@@ -8,6 +8,9 @@ extension ModelContext {
         enum State { case inserted, persisted, deleted }
         /// The model (``TypedRegistration`` holds it).
         var model: any PersistentModel { preconditionFailure("a Registration is a TypedRegistration") }
+        /// The model's `persistentModelID`, made with ``entity``'s name (the model type's
+        /// `entityName`, which the type would look up under a lock) and without opening ``model``.
+        var identifier: PersistentIdentifier { preconditionFailure("a Registration is a TypedRegistration") }
         let entity: Schema.Entity
         /// The per-instance state of the model, whose changed bits say what changed since the
         /// context last settled it.
@@ -132,5 +135,8 @@ final class TypedRegistration<Model: PersistentModel>: ModelContext.Registration
     }
 
     override var model: any PersistentModel { typed }
+    override var identifier: PersistentIdentifier {
+        PersistentIdentifier(entityName: entity.name, primaryKey: PersistentIdentifier.primaryKey(typed.id))
+    }
     override var isHeldOnlyByTheContext: Bool { isKnownUniquelyReferenced(&typed) }
 }

@@ -73,7 +73,7 @@ extension ModelContext {
         modelsEncodedByLastSave = 0
         for registration in registrations.mayHaveChanged() {
             let storeIndex = try container.storeIndex(forEntityNamed: registration.entity.name)
-            let id = registration.model.persistentModelID
+            let id = registration.identifier
             if registration.state != .inserted, registrations[id] !== registration { throw primaryKeyChanged(registration, to: id) }
             // Taken before the values are read: a change made after (by a willSave observer,
             // say) sets a changed bit again, so the saved model is not taken as settled.

@@ -21,7 +21,11 @@ extension ModelContext {
     /// with relationships whose id alone matches a stored one with other related models.
     public func insert<T: PersistentModel>(_ model: T) {
         deletedWhileNew[ObjectIdentifier(model)] = nil
-        let id = model.persistentModelID
+        let schemaEntity = container.schema.entity(for: T.self)
+        // `model.persistentModelID`, with the schema entity's name (`T.entityName`) when the
+        // schema holds `T`: asking the type is a locked lookup by type.
+        let id = schemaEntity.map { PersistentIdentifier(entityName: $0.name, primaryKey: PersistentIdentifier.primaryKey(model.id)) }
+            ?? model.persistentModelID
         let existing = registrations[id]
         if let existing, existing.model === model {
             if existing.state == .deleted { existing.state = existing.baseline == nil ? .inserted : .persisted }
@@ -42,7 +46,7 @@ extension ModelContext {
                 + "with its values; nothing was saved."))
             return
         }
-        guard let entity = container.schema.entity(for: T.self) else {
+        guard let entity = schemaEntity else {
             // Unknown types are reported by save(), which can throw.
             unknownInserts.append(T.entityName)
             return
