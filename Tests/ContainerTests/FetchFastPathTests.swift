@@ -168,4 +168,44 @@ import Testing
         stored.includePendingChanges = false
         #expect(try context.fetch(stored).isEmpty)
     }
+
+    /// Seventeen stored properties (sixteen and `id`): past the switch's limit, the decoder looks
+    /// each value up by name, and reads back what was saved, declaration order apart from
+    /// alphabetical.
+    @Model final class Wide {
+        var p16 = 0
+        var p15 = 0
+        var p14 = 0
+        var p13 = 0
+        var p12 = 0
+        var p11 = 0
+        var p10 = 0
+        var p9 = 0
+        var p8 = 0
+        var p7 = 0
+        var p6 = 0
+        var p5 = 0
+        var p4 = 0
+        var p3 = 0
+        var p2 = 0
+        var p1: String? = nil
+        init(_ seed: Int) {
+            p16 = seed + 16; p15 = seed + 15; p14 = seed + 14; p13 = seed + 13; p12 = seed + 12; p11 = seed + 11
+            p10 = seed + 10; p9 = seed + 9; p8 = seed + 8; p7 = seed + 7; p6 = seed + 6; p5 = seed + 5
+            p4 = seed + 4; p3 = seed + 3; p2 = seed + 2; p1 = "x\(seed)"
+        }
+        var all: [Int] { [p16, p15, p14, p13, p12, p11, p10, p9, p8, p7, p6, p5, p4, p3, p2] }
+    }
+
+    @Test func aModelPastTheSwitchLimitDecodesByName() throws {
+        let saved = Wide(100)
+        var stored = try saved.storedValues()
+        #expect(stored.count == 17)
+        let decoded = try Wide(storedValues: stored)
+        #expect(decoded.id == saved.id && decoded.all == saved.all && decoded.p1 == "x100")
+        stored["p1"] = nil
+        #expect(try Wide(storedValues: stored).p1 == nil, "an absent optional is nil")
+        stored["p7"] = .string("seven")
+        #expect(throws: (any Error).self) { try Wide(storedValues: stored) }
+    }
 }

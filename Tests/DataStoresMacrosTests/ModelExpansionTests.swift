@@ -379,4 +379,16 @@ extension ModelExpansionTests {
             #expect(expansion.text.contains(line), "\(line)")
         }
     }
+
+    /// A model of more than 16 stored properties decodes each value by name: a `switch` over
+    /// every name would compare each one with half the others.
+    @Test func aWideModelDecodesByName() {
+        let properties = (1...17).map { "    var p\($0) = 0\n" }.joined()
+        let expansion = MacroExpansion("@Model final class Wide {\n" + properties + "    init() {}\n}")
+        #expect(expansion.diagnostics == [])
+        #expect(expansion.text.contains(#"_p17 = try StoreProtocol.ModelCoding.decode(_$values["p17"], attribute: "p17", of: "Wide")"#))
+        #expect(!expansion.text.contains("_$stored_"))
+        let narrow = MacroExpansion("@Model final class Narrow {\n" + (1...15).map { "    var p\($0) = 0\n" }.joined() + "    init() {}\n}")
+        #expect(narrow.text.contains("case \"p15\":"), "16 stored properties with id: switched")
+    }
 }
