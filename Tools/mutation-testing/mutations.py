@@ -210,8 +210,8 @@ MUTATIONS = [
     m("R03", "context", RELATIONSHIPS, "a cascade is not applied",
       "for model in order.dropFirst(deleted.count) { deleteAny(model) }", "_ = order"),
     m("R04", "context", RELATIONSHIPS, "deny is not checked",
-      "if let kept = members(of: model, relationship, in: entity).first(where: { !deleting.contains($0.persistentModelID) }) {",
-      "if let kept = members(of: model, relationship, in: entity).first(where: { _ in false }) {"),
+      "if let kept = ownMembers(of: model, relationship, in: entity).first(where: { !deleting.contains($0.persistentModelID) }) {",
+      "if let kept = ownMembers(of: model, relationship, in: entity).first(where: { _ in false }) {"),
     m("R05", "context", RELATIONSHIPS, "a dangling reference stays in the baseline, so that loading makes the context dirty",
       "        if pruned { registration.baseline = baseline }", "        _ = pruned"),
     m("R06", "context", RELATIONSHIPS, "a to-one inverse taken by another model stays with its former owner too",
@@ -240,6 +240,8 @@ MUTATIONS = [
       "                registrations[id] = nil\n"),
     m("C92", "context", RELATIONSHIPS, "a new model deleted before a save, still in a to-many by hand, is inserted again by the save's walk",  # InverseAfterProcessPendingChangesTests.deletingANewModelAppendedToTheToManyDoesNotSaveIt
       "if wasDeletedWhileNew(member) {", "if false {"),
+    m("C93", "context", RELATIONSHIPS, "a deleted model with unsaved changes cascades over (and is denied by) a member another context moved elsewhere",  # StaleOwnerDeleteRuleTests
+      "return members.filter { member in inverseAccess.members(member).contains { $0 === model } }", "return members"),
     m("R13", "context", RELATIONSHIPS, "a model another context tracks is inserted into this one through a relationship",
       "        if let refusal = refusal(of: member, in: relationship, of: owner) { return refusal }",
       "        if false, let refusal = refusal(of: member, in: relationship, of: owner) { return refusal }"),

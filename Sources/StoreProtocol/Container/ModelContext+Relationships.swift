@@ -437,7 +437,7 @@ extension ModelContext {
             next += 1
             guard let entity = container.schema.entity(named: model.persistentModelID.entityName) else { continue }
             for relationship in entity.relationships where relationship.deleteRule == .cascade {
-                for member in members(of: model, relationship, in: entity) where deleting.insert(member.persistentModelID).inserted {
+                for member in ownMembers(of: model, relationship, in: entity) where deleting.insert(member.persistentModelID).inserted {
                     order.append(member)
                 }
             }
@@ -445,7 +445,7 @@ extension ModelContext {
         for model in order {
             guard let entity = container.schema.entity(named: model.persistentModelID.entityName) else { continue }
             for relationship in entity.relationships where relationship.deleteRule == .deny {
-                if let kept = members(of: model, relationship, in: entity).first(where: { !deleting.contains($0.persistentModelID) }) {
+                if let kept = ownMembers(of: model, relationship, in: entity).first(where: { !deleting.contains($0.persistentModelID) }) {
                     throw ModelContextError(.deleteDenied,
                         "\(model.persistentModelID) cannot be deleted: its relationship `\(relationship.name)` (delete rule deny) "
                         + "still holds \(kept.persistentModelID). Remove it from the relationship or delete it first; nothing was saved.")
@@ -470,6 +470,20 @@ extension ModelContext {
     /// taken out of their inverses by ``keepInversesInStep()``).
     private func members(of model: any PersistentModel, _ relationship: Schema.Relationship, in entity: Schema.Entity) -> [any PersistentModel] {
         entity.relationshipAccess[relationship.name]?.members(model) ?? []
+    }
+
+    /// The members of a deleted model's relationship that are its own, for its cascade and deny
+    /// rules: with a declared inverse, those whose inverse names the model. After a pass the two
+    /// ends agree, but for a model with unsaved changes, which a fetch leaves as it is, its
+    /// relationships too: a member another context moved elsewhere and saved names its new owner,
+    /// as the store does, and deleting or keeping the stale owner is none of its business.
+    private func ownMembers(of model: any PersistentModel, _ relationship: Schema.Relationship, in entity: Schema.Entity)
+        -> [any PersistentModel] {
+        let members = members(of: model, relationship, in: entity)
+        guard !members.isEmpty, let inverseName = relationship.inverse,
+              let inverseAccess = container.schema.entity(named: relationship.destination)?.relationshipAccess[inverseName]
+        else { return members }
+        return members.filter { member in inverseAccess.members(member).contains { $0 === model } }
     }
 
     private func deleteAny(_ model: any PersistentModel) {
