@@ -93,6 +93,23 @@ import Testing
                 "\(errors)")
     }
 
+    /// The documented rule (DataStores.md, Relationships) said by the compiler: a to-one must be
+    /// optional. Before, the message said the model type could not be stored as an attribute.
+    @Test func aToOneRelationshipThatIsNotOptional() throws {
+        let errors = try errorMessages("""
+            @Model final class Owner {
+                var name = ""
+                init() {}
+            }
+            @Model final class Pet {
+                var owner: Owner
+                init(owner: Owner) { self.owner = owner }
+            }
+            """)
+        #expect(errors.contains { $0.contains("a to-one relationship must be optional") }, "\(errors)")
+        #expect(!errors.contains { $0.contains("cannot be stored as an attribute") }, "\(errors)")
+    }
+
     @Test func aRelationshipOnAPropertyThatHoldsNoModel() throws {
         let errors = try errorMessages("""
             @Model final class Trip {

@@ -95,6 +95,15 @@ public enum ModelCoding {
         try value.map { try SnapshotEncoder().encode($0) }
     }
 
+    /// A to-one relationship that is not optional: a compile-time error in the expansion.
+    @available(*, unavailable, message: """
+        a to-one relationship must be optional: declare it as `Destination?` (a delete rule may \
+        nullify it, and its destination may be deleted by another context)
+        """)
+    public static func encode<D: PersistentModel>(_ value: D) throws -> SnapshotValue {
+        throw DataStoreError(.unsupportedValue, "a to-one relationship to \(D.self) must be optional")
+    }
+
     /// An attribute of a type the store cannot hold: a compile-time error in the expansion.
     @available(*, unavailable, message: """
         this type cannot be stored as an attribute: use a number, Bool, String, Date, Data, UUID, URL or \
@@ -189,6 +198,15 @@ public enum ModelCoding {
         do { return try SnapshotDecoder().decode(V.self, from: value) } catch {
             throw mismatch(error, V.self, attribute: attribute, of: entity)
         }
+    }
+
+    /// A to-one relationship that is not optional: a compile-time error in the expansion.
+    @available(*, unavailable, message: """
+        a to-one relationship must be optional: declare it as `Destination?` (a delete rule may \
+        nullify it, and its destination may be deleted by another context)
+        """)
+    public static func decode<D: PersistentModel>(_ value: SnapshotValue?, attribute: String, of entity: String) throws -> D {
+        throw DataStoreError(.unsupportedValue, "a to-one relationship \(attribute) of \(entity) must be optional")
     }
 
     /// An attribute of a type the store cannot hold: a compile-time error in the expansion.
