@@ -478,7 +478,9 @@ public enum SnapshotJSON {
                 } else {
                     // Rows of one entity have the same keys: sized as the last object, one
                     // allocation (not at the start: a tag alone needs none).
-                    if object.isEmpty { object.reserveCapacity(lastObjectCount) }
+                    // (`init(minimumCapacity:)`, not `reserveCapacity(_:)`: that one is not
+                    // specialized, and cost more than the dictionary's other work.)
+                    if object.isEmpty { object = Dictionary(minimumCapacity: lastObjectCount) }
                     object[key] = try value(depth: depth + 1)
                 }
                 skipWhitespace()
@@ -506,27 +508,32 @@ public enum SnapshotJSON {
         /// read without a string for the key or a value for the payload; otherwise `nil`, with
         /// `position` unchanged, for the general path to read (and judge) it.
         mutating func taggedAlone(depth: Int) -> SnapshotValue? {
-            // `{"$` then the tag's name and `":`: compared as bytes, longest first.
+            // `"$date":`, `"$uuid":` after the `{`: eight bytes, compared as one word.
             let start = position
-            guard depth + 1 < Self.maximumDepth, bytes.count - start > 9, bytes[start + 1] == UInt8(ascii: "\""),
-                  bytes[start + 2] == UInt8(ascii: "$") else { return nil }
-            if Self.matches(bytes, at: start + 3, Self.dateName) {
-                position = start + 3 + Self.dateName.count
+            guard depth + 1 < Self.maximumDepth, bytes.count - start > 9, let base = bytes.baseAddress else { return nil }
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + start + 1).loadUnaligned(as: UInt64.self))
+            if word == Self.dateKey {
+                position = start + 9
                 if let seconds = numberAlone() { return .date(Date(timeIntervalSince1970: seconds)) }
-            } else if Self.matches(bytes, at: start + 3, Self.date2001Name) {
-                position = start + 3 + Self.date2001Name.count
-                if let seconds = numberAlone() { return .date(Date(timeIntervalSinceReferenceDate: seconds)) }
-            } else if Self.matches(bytes, at: start + 3, Self.uuidName) {
-                position = start + 3 + Self.uuidName.count
+            } else if word == Self.uuidKey {
+                position = start + 9
                 if let uuid = uuidAlone() { return .uuid(uuid) }
+            } else if word & 0xFFFF_FFFF_FFFF == Self.dateKey & 0xFFFF_FFFF_FFFF, Self.matches(bytes, at: start + 7, Self.date2001Rest) {
+                position = start + 7 + Self.date2001Rest.count
+                if let seconds = numberAlone() { return .date(Date(timeIntervalSinceReferenceDate: seconds)) }
             }
             position = start
             return nil
         }
 
-        /// `date":`, `date2001":`, `uuid":`: the rest of a tag's key after `{"$`.
-        private static let dateName = Array(#"date":"#.utf8), date2001Name = Array(#"date2001":"#.utf8)
-        private static let uuidName = Array(#"uuid":"#.utf8)
+        /// `"$date":` and `"$uuid":` as little-endian words; `2001":`, the rest of `"$date2001":`
+        /// after `"$date`.
+        private static let dateKey = word(#""$date":"#), uuidKey = word(#""$uuid":"#)
+        private static let date2001Rest = Array(#"2001":"#.utf8)
+
+        private static func word(_ text: String) -> UInt64 {
+            text.utf8.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+        }
 
         @inline(__always)
         private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, _ name: [UInt8]) -> Bool {
@@ -539,6 +546,7 @@ public enum SnapshotJSON {
         /// `Double`, as `SnapshotTag.value(_:payload:)` takes it, with `position` past the object;
         /// otherwise `nil` (the caller puts `position` back).
         private mutating func numberAlone() -> Double? {
+            if let seconds = decimalAlone() { return seconds }
             guard position < bytes.count, bytes[position] == UInt8(ascii: "-") || (bytes[position] &- UInt8(ascii: "0")) < 10,
                   let number = try? number(), position < bytes.count, bytes[position] == UInt8(ascii: "}") else { return nil }
             position += 1
@@ -547,6 +555,50 @@ public enum SnapshotJSON {
             case .double(let seconds) where seconds.isFinite: return seconds
             default: return nil
             }
+        }
+
+        /// `numberAlone()` for a date's seconds as the writer writes them: `-?[0-9]+}` or
+        /// `-?[0-9]+\.[0-9]+}` of at most 18 digits that make an integer below 2^53 (the text
+        /// `shortInteger(_:)` or `exactDouble(_:)` reads), read in one pass; otherwise `nil`,
+        /// `position` unchanged.
+        @inline(__always)
+        private mutating func decimalAlone() -> Double? {
+            var index = position
+            let count = bytes.count
+            let negative = index < count && bytes[index] == UInt8(ascii: "-")
+            if negative { index += 1 }
+            var significand: UInt64 = 0
+            let first = index
+            while index < count {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                significand = significand &* 10 &+ UInt64(digit)
+                index += 1
+            }
+            var digits = index - first
+            guard digits > 0, index < count else { return nil }
+            var fraction = 0
+            if bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                let fractionStart = index
+                while index < count, digits <= 18 {
+                    let digit = bytes[index] &- UInt8(ascii: "0")
+                    guard digit < 10 else { break }
+                    significand = significand &* 10 &+ UInt64(digit)
+                    index += 1
+                    digits += 1
+                }
+                fraction = index - fractionStart
+                guard fraction > 0 else { return nil }
+            }
+            guard digits <= 18, significand < 1 << 53, index < count, bytes[index] == UInt8(ascii: "}") else { return nil }
+            position = index + 1
+            if fraction == 0 {
+                let integer = Int64(significand)   // as `shortInteger(_:)` reads it: -0 is 0
+                return Double(negative ? -integer : integer)
+            }
+            let value = Double(significand) / Self.powersOfTen[fraction]
+            return negative ? -value : value
         }
 
         /// The value a tagged object (other than `$object`) stands for.
@@ -834,7 +886,7 @@ public enum SnapshotJSON {
         }
 
         /// 10^0 through 10^22, each exact as a `Double`.
-        private static let powersOfTen: [Double] = [
+        static let powersOfTen: [Double] = [
             1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
             1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
         ]
