@@ -15,21 +15,50 @@ enum IdentifierHash {
     /// the JSON of the identifier's canonical form, so that identifiers Swift finds equal (`"café"`
     /// precomposed and decomposed, `0.0` and `-0.0`) hash alike and a second one is refused.
     static func of(_ entity: String, _ key: SnapshotValue) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ byte: UInt8) {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
+        guard case .uuid(let uuid) = key else { return written(entity, key) }
+        // The common id, a UUID: its JSON (`{"$uuid":"<uuidString>"}`) mixed as it is made,
+        // without an array of it (a save hashes every insert's id).
+        var hash = entityHash(entity)
+        for byte in uuidPrefix { hash = mix(hash, byte) }
+        let hex = Self.upperHex
+        withUnsafeBytes(of: uuid.uuid) { bytes in
+            for index in 0..<16 {
+                if index == 4 || index == 6 || index == 8 || index == 10 { hash = mix(hash, UInt8(ascii: "-")) }
+                hash = mix(hash, hex[Int(bytes[index] >> 4)])
+                hash = mix(hash, hex[Int(bytes[index] & 0xF)])
+            }
         }
-        for byte in entity.utf8 { mix(byte) }
-        mix(0)
+        hash = mix(hash, UInt8(ascii: "\""))
+        return mix(hash, UInt8(ascii: "}"))
+    }
+
+    /// `of(_:_:)` for any key, through the bytes `SnapshotJSON` writes for its canonical form
+    /// (the reference `of(_:_:)`'s fast path is tested against).
+    static func written(_ entity: String, _ key: SnapshotValue) -> UInt64 {
+        var hash = entityHash(entity)
         // A key that does not encode cannot be saved either (the save refuses it before this matters).
         let canonical = key.canonical
         var bytes: [UInt8] = []
         bytes.reserveCapacity(48)
         if (try? SnapshotJSON.write(canonical, into: &bytes)) == nil { bytes = Array("\(canonical)".utf8) }
-        for byte in bytes { mix(byte) }
+        for byte in bytes { hash = mix(hash, byte) }
         return hash
     }
+
+    /// FNV-1a over the entity name and a 0.
+    private static func entityHash(_ entity: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in entity.utf8 { hash = mix(hash, byte) }
+        return mix(hash, 0)
+    }
+
+    @inline(__always)
+    private static func mix(_ hash: UInt64, _ byte: UInt8) -> UInt64 {
+        (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    }
+
+    private static let uuidPrefix = Array(#"{"$uuid":""#.utf8)
+    private static let upperHex = Array("0123456789ABCDEF".utf8)
 }
 
 /// A Bloom filter of identifier hashes: 24 bits per identifier and 16 probes, about one false

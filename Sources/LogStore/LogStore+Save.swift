@@ -114,7 +114,10 @@ extension LogStore {
     private func refuseKnownIdentifiers(_ inserted: [DefaultSnapshot], _ state: LogState) throws -> [UInt64?] {
         var identifierHashes: [UInt64?] = []
         identifierHashes.reserveCapacity(inserted.count)
-        var inSave = Set<PersistentIdentifier>()
+        // Equal identifiers have equal hashes (`IdentifierHash`): an insert whose hash is new in
+        // this save is new in it, and only one whose hash repeats is compared with the earlier
+        // ones (a Set of identifiers hashed each one's name and value again).
+        var hashesInSave = Set<UInt64>(minimumCapacity: inserted.count)
         var suspects = Set<PersistentIdentifier>()
         var segments = Set<Int64>()
         let live = state.segments.filter { !$0.isEmpty && $0.last > state.expiredThrough }
@@ -128,15 +131,21 @@ extension LogStore {
             let segment = migrations.segment(info)
             return Dictionary(uniqueKeysWithValues: entities.map { ($0, segment.storedNames(of: $0)) })
         }
-        for snapshot in inserted {
+        for (index, snapshot) in inserted.enumerated() {
             let entity = snapshot.persistentIdentifier.entityName
             guard let key = snapshot.values["id"] else {
                 identifierHashes.append(nil)
                 continue
             }
             let identifier = PersistentIdentifier(entityName: entity, primaryKey: key)
-            guard inSave.insert(identifier).inserted else { throw Self.insertOnly("insert \(identifier) twice in one save") }
             let hash = IdentifierHash.of(entity, key)
+            if !hashesInSave.insert(hash).inserted {
+                for earlier in inserted[..<index] where earlier.persistentIdentifier.entityName == entity {
+                    if let earlierKey = earlier.values["id"], PersistentIdentifier(entityName: entity, primaryKey: earlierKey) == identifier {
+                        throw Self.insertOnly("insert \(identifier) twice in one save")
+                    }
+                }
+            }
             identifierHashes.append(hash)
             let holders: [SegmentInfo]
             if let storedNames {
@@ -146,6 +155,8 @@ extension LogStore {
                     storedNames[index][entity, default: []].contains { hashes[$0].map(live[index].mayHold) ?? true }
                 }.map { live[$0] }
             } else {
+                // Most ids are in no segment: no array is made for them.
+                guard live.contains(where: { $0.mayHold(hash) }) else { continue }
                 holders = live.filter { $0.mayHold(hash) }
             }
             guard !holders.isEmpty else { continue }

@@ -113,9 +113,9 @@ public enum SnapshotJSON {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let v): out.append(contentsOf: (v ? "true" : "false").utf8)
-        case .int(let v): out.append(contentsOf: String(v).utf8)
+        case .int(let v): writeInteger(v, into: &out)
         case .double(let v):
-            if v.isFinite { out.append(contentsOf: v.description.utf8) } else { try tagged(.double, .string(SnapshotTag.nonFiniteText(v)), depth: depth, into: &out) }
+            if v.isFinite { writeFinite(v, into: &out) } else { try tagged(.double, .string(SnapshotTag.nonFiniteText(v)), depth: depth, into: &out) }
         case .string(let v): writeString(v, into: &out)
         case .date(let v):
             let (tag, payload) = SnapshotTag.date(v)
@@ -156,7 +156,7 @@ public enum SnapshotJSON {
         out.append(contentsOf: tag.prefix)
         switch payload {
         case .string(let text): writeString(text, into: &out)
-        case .double(let number): out.append(contentsOf: number.description.utf8)   // finite: tagged() never gives others
+        case .double(let number): writeFinite(number, into: &out)   // finite: tagged() never gives others
         default: try write(payload, depth: depth + 1, into: &out)
         }
         out.append(UInt8(ascii: "}"))
@@ -176,39 +176,99 @@ public enum SnapshotJSON {
         out.append(UInt8(ascii: "}"))
     }
 
+    /// Appends `String(value)`, without making the string.
+    @inline(__always)
+    package static func writeInteger(_ value: Int64, into out: inout [UInt8]) {
+        if value >= 0, value < 10 {
+            out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+            return
+        }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // room for 20 digits and a sign
+        withUnsafeMutableBytes(of: &digits) { digits in
+            var index = digits.count
+            repeat {
+                index -= 1
+                digits[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                index -= 1
+                digits[index] = UInt8(ascii: "-")
+            }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: digits[index...]))
+        }
+    }
+
+    /// Appends `value.description` of a finite `value`: a whole number below 2^53 (a date's
+    /// seconds, often) as `description` writes it, its digits and `.0`, without making the
+    /// string; any other through `description`.
+    @inline(__always)
+    package static func writeFinite(_ value: Double, into out: inout [UInt8]) {
+        if value.magnitude < 9_007_199_254_740_992, value.rounded(.towardZero) == value {
+            if value == 0, value.sign == .minus { out.append(UInt8(ascii: "-")) }   // -0.0
+            writeInteger(Int64(value), into: &out)
+            out.append(UInt8(ascii: "."))
+            out.append(UInt8(ascii: "0"))
+        } else {
+            out.append(contentsOf: value.description.utf8)
+        }
+    }
+
     private static let hex = Array("0123456789abcdef".utf8)
     private static let upperHex = Array("0123456789ABCDEF".utf8)
 
     /// Appends `uuid.uuidString` as a JSON string (upper-case hex, dashes after bytes 4, 6, 8
     /// and 10), without making the string.
     package static func writeUUIDString(_ uuid: UUID, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        withUnsafeBytes(of: uuid.uuid) { bytes in
-            for (index, byte) in bytes.enumerated() {
-                if index == 4 || index == 6 || index == 8 || index == 10 { out.append(UInt8(ascii: "-")) }
-                out.append(upperHex[Int(byte >> 4)])
-                out.append(upperHex[Int(byte & 0xF)])
+        // Into 38 bytes on the stack, appended at once: not a byte at a time through `append`.
+        var text: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &text) { text in
+            withUnsafeBytes(of: uuid.uuid) { bytes in
+                upperHex.withUnsafeBufferPointer { upperHex in
+                    text[0] = UInt8(ascii: "\"")
+                    var offset = 1
+                    for index in 0..<16 {
+                        if index == 4 || index == 6 || index == 8 || index == 10 {
+                            text[offset] = UInt8(ascii: "-")
+                            offset += 1
+                        }
+                        text[offset] = upperHex[Int(bytes[index] >> 4)]
+                        text[offset + 1] = upperHex[Int(bytes[index] & 0xF)]
+                        offset += 2
+                    }
+                    text[offset] = UInt8(ascii: "\"")
+                }
             }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[..<38]))
         }
-        out.append(UInt8(ascii: "\""))
     }
 
-    /// Appends `string` as a JSON string, escaped as every string here is.
+    /// Appends `string` as a JSON string, escaped as every string here is: the runs of bytes
+    /// that need no escape are appended whole.
     package static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
-            case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
-            case UInt8(ascii: "\n"): out.append(contentsOf: "\\n".utf8)
-            case UInt8(ascii: "\r"): out.append(contentsOf: "\\r".utf8)
-            case UInt8(ascii: "\t"): out.append(contentsOf: "\\t".utf8)
-            case 0..<0x20:
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
-            default: out.append(byte)
+        var string = string
+        string.withUTF8 { bytes in
+            var run = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                run = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
+                case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
+                case UInt8(ascii: "\n"): out.append(contentsOf: "\\n".utf8)
+                case UInt8(ascii: "\r"): out.append(contentsOf: "\\r".utf8)
+                case UInt8(ascii: "\t"): out.append(contentsOf: "\\t".utf8)
+                default:
+                    out.append(contentsOf: "\\u00".utf8)
+                    out.append(hex[Int(byte >> 4)])
+                    out.append(hex[Int(byte & 0xF)])
+                }
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
         }
         out.append(UInt8(ascii: "\""))
     }
@@ -227,8 +287,15 @@ public enum SnapshotJSON {
     /// Parses one JSON value (surrounding white space allowed).
     /// - Throws: `SyntaxError` with the byte offset.
     public static func parse(_ data: some Collection<UInt8>) throws -> SnapshotValue {
+        try parse(data, fastPaths: true)
+    }
+
+    /// `parse(_:)`, with the parser's fast paths (`Parser/fastPaths`) or without, for tests that
+    /// compare the two.
+    package static func parse(_ data: some Collection<UInt8>, fastPaths: Bool) throws -> SnapshotValue {
         try Array(data).withUnsafeBufferPointer { buffer in
             var parser = Parser(bytes: buffer)
+            parser.fastPaths = fastPaths
             let value = try parser.value(depth: 0)
             try parser.end()
             return value
@@ -245,6 +312,11 @@ public enum SnapshotJSON {
         package var position = 0
         /// How many keys the last plain object read had.
         var lastObjectCount = 0
+        /// Whether strings, numbers and tagged values in the forms the writer writes are read by
+        /// their fast paths (`plainRun(_:from:)`, `recentString(_:_:)`, `exactDouble(_:)`,
+        /// `taggedAlone(depth:)`); without them, every value goes the way it went before
+        /// issue 30's second pass, the reference that tests compare the fast paths with.
+        package var fastPaths = true
         /// Deeper nesting than this is refused rather than risking the stack on hostile input.
         /// It is the writer's limit plus room for framing: callers write values inside framing
         /// of their own (a JSON store's base file writes each row three levels deep), and what the
@@ -367,6 +439,7 @@ public enum SnapshotJSON {
         /// (the same rules as `SnapshotValue`'s `Codable` conformance). With `literalKeys` (the
         /// inside of a `$object` wrapper) the object's own keys are taken as they are.
         mutating func object(depth: Int, literalKeys: Bool = false) throws -> SnapshotValue {
+            if fastPaths, !literalKeys, let tagged = taggedAlone(depth: depth) { return tagged }
             let start = position
             position += 1
             var object: [String: SnapshotValue] = [:]
@@ -405,7 +478,9 @@ public enum SnapshotJSON {
                 } else {
                     // Rows of one entity have the same keys: sized as the last object, one
                     // allocation (not at the start: a tag alone needs none).
-                    if object.isEmpty { object.reserveCapacity(lastObjectCount) }
+                    // (`init(minimumCapacity:)`, not `reserveCapacity(_:)`: that one is not
+                    // specialized, and cost more than the dictionary's other work.)
+                    if object.isEmpty { object = Dictionary(minimumCapacity: lastObjectCount) }
                     object[key] = try value(depth: depth + 1)
                 }
                 skipWhitespace()
@@ -428,6 +503,104 @@ public enum SnapshotJSON {
             return try Self.tagged(tagKey, payload, at: start)
         }
 
+        /// At an object's `{`: the value of a `$date`, `$date2001` or `$uuid` tag written as the
+        /// writer writes it (`{"$date":1767225600.5}`, no white space, a number or UUID alone),
+        /// read without a string for the key or a value for the payload; otherwise `nil`, with
+        /// `position` unchanged, for the general path to read (and judge) it.
+        mutating func taggedAlone(depth: Int) -> SnapshotValue? {
+            // `"$date":`, `"$uuid":` after the `{`: eight bytes, compared as one word.
+            let start = position
+            guard depth + 1 < Self.maximumDepth, bytes.count - start > 9, let base = bytes.baseAddress else { return nil }
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + start + 1).loadUnaligned(as: UInt64.self))
+            if word == Self.dateKey {
+                position = start + 9
+                if let seconds = numberAlone() { return .date(Date(timeIntervalSince1970: seconds)) }
+            } else if word == Self.uuidKey {
+                position = start + 9
+                if let uuid = uuidAlone() { return .uuid(uuid) }
+            } else if word & 0xFFFF_FFFF_FFFF == Self.dateKey & 0xFFFF_FFFF_FFFF, Self.matches(bytes, at: start + 7, Self.date2001Rest) {
+                position = start + 7 + Self.date2001Rest.count
+                if let seconds = numberAlone() { return .date(Date(timeIntervalSinceReferenceDate: seconds)) }
+            }
+            position = start
+            return nil
+        }
+
+        /// `"$date":` and `"$uuid":` as little-endian words; `2001":`, the rest of `"$date2001":`
+        /// after `"$date`.
+        private static let dateKey = word(#""$date":"#), uuidKey = word(#""$uuid":"#)
+        private static let date2001Rest = Array(#"2001":"#.utf8)
+
+        private static func word(_ text: String) -> UInt64 {
+            text.utf8.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+        }
+
+        @inline(__always)
+        private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, _ name: [UInt8]) -> Bool {
+            guard bytes.count - offset >= name.count else { return false }
+            for index in name.indices where bytes[offset + index] != name[index] { return false }
+            return true
+        }
+
+        /// At a date tag's payload: a number alone in its object (`1767225600.5}`), as a finite
+        /// `Double`, as `SnapshotTag.value(_:payload:)` takes it, with `position` past the object;
+        /// otherwise `nil` (the caller puts `position` back).
+        private mutating func numberAlone() -> Double? {
+            if let seconds = decimalAlone() { return seconds }
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "-") || (bytes[position] &- UInt8(ascii: "0")) < 10,
+                  let number = try? number(), position < bytes.count, bytes[position] == UInt8(ascii: "}") else { return nil }
+            position += 1
+            switch number {
+            case .int(let seconds): return Double(seconds)
+            case .double(let seconds) where seconds.isFinite: return seconds
+            default: return nil
+            }
+        }
+
+        /// `numberAlone()` for a date's seconds as the writer writes them: `-?[0-9]+}` or
+        /// `-?[0-9]+\.[0-9]+}` of at most 18 digits that make an integer below 2^53 (the text
+        /// `shortInteger(_:)` or `exactDouble(_:)` reads), read in one pass; otherwise `nil`,
+        /// `position` unchanged.
+        @inline(__always)
+        private mutating func decimalAlone() -> Double? {
+            var index = position
+            let count = bytes.count
+            let negative = index < count && bytes[index] == UInt8(ascii: "-")
+            if negative { index += 1 }
+            var significand: UInt64 = 0
+            let first = index
+            while index < count {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                significand = significand &* 10 &+ UInt64(digit)
+                index += 1
+            }
+            var digits = index - first
+            guard digits > 0, index < count else { return nil }
+            var fraction = 0
+            if bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                let fractionStart = index
+                while index < count, digits <= 18 {
+                    let digit = bytes[index] &- UInt8(ascii: "0")
+                    guard digit < 10 else { break }
+                    significand = significand &* 10 &+ UInt64(digit)
+                    index += 1
+                    digits += 1
+                }
+                fraction = index - fractionStart
+                guard fraction > 0 else { return nil }
+            }
+            guard digits <= 18, significand < 1 << 53, index < count, bytes[index] == UInt8(ascii: "}") else { return nil }
+            position = index + 1
+            if fraction == 0 {
+                let integer = Int64(significand)   // as `shortInteger(_:)` reads it: -0 is 0
+                return Double(negative ? -integer : integer)
+            }
+            let value = Double(significand) / Self.powersOfTen[fraction]
+            return negative ? -value : value
+        }
+
         /// The value a tagged object (other than `$object`) stands for.
         static func tagged(_ key: String, _ payload: SnapshotValue, at start: Int) throws -> SnapshotValue {
             guard let tag = SnapshotTag(rawValue: key) else { throw SyntaxError(offset: start, reason: SnapshotTag.strayKeyReason(key)) }
@@ -443,10 +616,14 @@ public enum SnapshotJSON {
             let start = position
             var hasEscapes = false
             while position < bytes.count {
+                // Eight bytes at a time while none of them ends the string or needs a look.
+                if fastPaths { position = Self.plainRun(bytes, from: position) }
+                guard position < bytes.count else { break }
                 let byte = bytes[position]
                 if byte == UInt8(ascii: "\"") {
                     if !hasEscapes {
-                        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+                        let text = fastPaths ? recentString(start, position)
+                            : String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
                         position += 1
                         return text
                     }
@@ -500,6 +677,55 @@ public enum SnapshotJSON {
             return String(scalars)
         }
 
+        /// The offset of the first `"`, `\\` or control character from `offset` on, or of the last
+        /// seven bytes or fewer, where it stops looking: the bytes before it are ones `string()`
+        /// steps over one by one.
+        @inline(__always)
+        static func plainRun(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int {
+            guard let base = bytes.baseAddress else { return offset }
+            var offset = offset
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            while bytes.count - offset >= 8 {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+                let quote = word ^ (ones &* UInt64(UInt8(ascii: "\""))), backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+                // A byte is zero (or below 0x20) where subtracting borrows into its top bit while
+                // its own top bit was clear. A borrow can mark bytes above a marked one too, never
+                // below: the lowest mark is exact.
+                let special = (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)) & highs
+                guard special == 0 else { return offset + special.trailingZeroBitCount / 8 }
+                offset += 8
+            }
+            return offset
+        }
+
+        /// Short strings read before in this text, by a hash of their bytes: `recentString`'s
+        /// cache (allocated at its first use).
+        private var recent: [Recent] = []
+        private struct Recent {
+            var start = 0, count = -1
+            var string = ""
+        }
+
+        /// The string of the UTF-8 bytes `start..<end` (no escapes): for a short one, the string
+        /// made for the same bytes earlier in this text when the cache still holds it. Rows
+        /// repeat their keys and often their values; comparing bytes costs less than making
+        /// (and validating) the string again, and the rows share one copy.
+        @inline(__always)
+        mutating func recentString(_ start: Int, _ end: Int) -> String {
+            let count = end - start
+            guard count > 0, count <= 32, let base = bytes.baseAddress else {
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+            }
+            var hash: UInt32 = 2_166_136_261   // FNV-1a
+            for index in start..<end { hash = (hash ^ UInt32(bytes[index])) &* 16_777_619 }
+            let slot = Int(hash & 63)
+            if recent.isEmpty { recent = Array(repeating: Recent(), count: 64) }
+            if recent[slot].count == count, memcmp(base + recent[slot].start, base + start, count) == 0 { return recent[slot].string }
+            let string = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+            recent[slot] = Recent(start: start, count: count, string: string)
+            return string
+        }
+
         /// At a `$uuid` tag's value: a UUID string alone in its object (`"…"}`), read as
         /// `SnapshotTag.uuid(_:)` reads it, with `position` past the object; otherwise `nil`,
         /// `position` unchanged, for the general path to read (and judge) it.
@@ -511,22 +737,26 @@ public enum SnapshotJSON {
                 position = start
                 return nil
             }
+            // Each hex digit through a table (16 and up for anything else), all of them or'd
+            // together: one test at the end instead of one per digit.
             var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            let parsed = withUnsafeMutableBytes(of: &uuid) { out -> Bool in
-                var index = 0, offset = first
-                while offset < first + 36 {
-                    if offset - first == 8 || offset - first == 13 || offset - first == 18 || offset - first == 23 {
-                        guard bytes[offset] == UInt8(ascii: "-") else { return false }
-                        offset += 1
-                        continue
+            var invalid: UInt8 = 0
+            Self.hexDigits.withUnsafeBufferPointer { digits in
+                withUnsafeMutableBytes(of: &uuid) { out in
+                    var offset = first
+                    for index in 0..<16 {
+                        if index == 4 || index == 6 || index == 8 || index == 10 {
+                            invalid |= bytes[offset] == UInt8(ascii: "-") ? 0 : 0x10
+                            offset += 1
+                        }
+                        let high = digits[Int(bytes[offset])], low = digits[Int(bytes[offset + 1])]
+                        invalid |= high | low
+                        out[index] = high << 4 | low
+                        offset += 2
                     }
-                    guard let high = Self.nibble(bytes[offset]), let low = Self.nibble(bytes[offset + 1]) else { return false }
-                    out[index] = high << 4 | low
-                    index += 1
-                    offset += 2
                 }
-                return true
             }
+            let parsed = invalid < 0x10
             position = first + 37
             skipWhitespace()
             guard parsed, position < bytes.count, bytes[position] == UInt8(ascii: "}") else {
@@ -536,6 +766,9 @@ public enum SnapshotJSON {
             position += 1
             return UUID(uuid: uuid)
         }
+
+        /// Each byte's value as a hex digit (either case); 0x10 for a byte that is not one.
+        static let hexDigits: [UInt8] = (0...255).map { byte in nibble(UInt8(byte)) ?? 0x10 }
 
         @inline(__always)
         static func nibble(_ byte: UInt8) -> UInt8? {
@@ -579,13 +812,84 @@ public enum SnapshotJSON {
                 }
             }
             guard position > start else { throw error("unexpected character") }
-            // Most numbers are integers of up to 18 digits: read them without making a string.
-            if isInteger, let integer = Self.shortInteger(UnsafeBufferPointer(rebasing: bytes[start..<position])) { return .int(integer) }
+            // Most numbers are integers of up to 18 digits, or decimals of up to 15 significant
+            // digits (a date's seconds): read them without making a string.
+            let digits = UnsafeBufferPointer(rebasing: bytes[start..<position])
+            if isInteger, let integer = Self.shortInteger(digits) { return .int(integer) }
+            if fastPaths, !isInteger, let double = Self.exactDouble(digits) { return .double(double) }
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
             if isInteger, let integer = Int64(text) { return .int(integer) }
             guard let double = Double(text) else { throw error("not a number: \(text)") }
             return .double(double)
         }
+
+        /// `-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?` as `Double(_:)` reads it, when its digits
+        /// without the point make an integer below 2^53 and the power of ten they are scaled by is
+        /// at most 22: both are then exact as `Double`s, so one multiplication or division rounds
+        /// once, to the nearest, as `Double(_:)` does (Clinger's fast path). `nil` for anything
+        /// else, which the caller reads through `Double(_:)`.
+        @inline(__always)
+        package static func exactDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+            var index = 0
+            let count = text.count
+            let negative = count > 0 && text[0] == UInt8(ascii: "-")
+            if negative { index = 1 }
+            var significand: UInt64 = 0
+            var significant = 0   // digits in `significand`, leading zeros not counted
+            var scale = 0         // the power of ten `significand` is scaled by
+            let integerStart = index
+            while index < count {
+                let digit = text[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                if significand != 0 || digit != 0 { significant += 1 }
+                significand = significand &* 10 &+ UInt64(digit)
+                index += 1
+                guard significant <= 16 else { return nil }
+            }
+            guard index > integerStart else { return nil }
+            if index < count, text[index] == UInt8(ascii: ".") {
+                index += 1
+                let fractionStart = index
+                while index < count {
+                    let digit = text[index] &- UInt8(ascii: "0")
+                    guard digit < 10 else { break }
+                    if significand != 0 || digit != 0 { significant += 1 }
+                    significand = significand &* 10 &+ UInt64(digit)
+                    scale -= 1
+                    index += 1
+                    guard significant <= 16, scale >= -22 else { return nil }
+                }
+                guard index > fractionStart else { return nil }
+            }
+            if index < count, text[index] == UInt8(ascii: "e") || text[index] == UInt8(ascii: "E") {
+                index += 1
+                var negativeExponent = false
+                if index < count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
+                    negativeExponent = text[index] == UInt8(ascii: "-")
+                    index += 1
+                }
+                let exponentStart = index
+                var exponent = 0
+                while index < count {
+                    let digit = text[index] &- UInt8(ascii: "0")
+                    guard digit < 10, exponent < 1_000 else { return nil }
+                    exponent = exponent * 10 + Int(digit)
+                    index += 1
+                }
+                guard index > exponentStart else { return nil }
+                scale += negativeExponent ? -exponent : exponent
+            }
+            guard index == count, significand < 1 << 53, (-22...22).contains(scale) else { return nil }
+            var value = Double(significand)
+            if scale < 0 { value /= powersOfTen[-scale] } else if scale > 0 { value *= powersOfTen[scale] }
+            return negative ? -value : value
+        }
+
+        /// 10^0 through 10^22, each exact as a `Double`.
+        static let powersOfTen: [Double] = [
+            1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+            1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+        ]
 
         /// `-?[0-9]{1,18}` as the integer `Int64(_:)` reads from it (it cannot overflow);
         /// `nil` for anything else, which the caller reads through `Int64(_:)` and `Double(_:)`.
