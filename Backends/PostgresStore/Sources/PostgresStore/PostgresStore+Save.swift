@@ -26,10 +26,10 @@ extension PostgresStore {
     /// constraint checks of concurrent inserts see each other's rows. Taking it is the save's
     /// first statement, which also reads the counter: no round trip of its own.
     ///
-    /// **Round trips.** A save of new models (the common save) is one statement between `BEGIN`
-    /// and `COMMIT`, all three sent without waiting: the lock, the number, the history and the
-    /// rows (``saveNewRowsInOneStatement(_:expectedGeneration:)``); the caller waits once. Other
-    /// saves send their statements one after the other without waiting for each answer (the
+    /// **Round trips.** With ``savesNewRowsInOneStatement`` on (off by default), a save of new
+    /// models is one statement between `BEGIN` and `COMMIT`, all three sent without waiting
+    /// (``saveNewRowsInOneStatement(_:expectedGeneration:)``); the caller waits once. Saves
+    /// send their statements one after the other without waiting for each answer (the
     /// connection runs them in order), and the transaction's number is computed by the statement
     /// that records it, from the counter read under the lock. The statements are prepared once
     /// per connection (``PreparedStatements``).
@@ -62,6 +62,9 @@ extension PostgresStore {
             } catch is NewRowsAssumptionFailed {
                 // An inserted model's id is stored (an update, which the general way makes), or
                 // the generation changed (which the general way checks before it writes).
+            } catch let error as DataStoreError where error.code == .incompatibleSchema {
+                // A prepared statement met a table not as this schema's (another process migrated
+                // the store): the general way checks the generation first, and says so.
             }
         }
         return try save(request, expectedGeneration: expectedGeneration, readingStoredRows: true)

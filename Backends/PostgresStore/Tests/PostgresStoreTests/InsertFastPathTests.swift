@@ -51,6 +51,7 @@ struct InsertFastPathTests {
     @Test("New models saved in one statement, planned without SnapshotTable, are written and recorded as the general way does")
     func directPlanMatchesSnapshotTable() throws {
         let direct = try ColumnStorageTests.store()
+        direct.savesNewRowsInOneStatement.value = true
         let reference = try ColumnStorageTests.store()
         reference.plansNewRowsDirectly.value = false
         reference.savesNewRowsInOneStatement.value = false
@@ -91,6 +92,7 @@ struct InsertFastPathTests {
     @Test("A save in one statement that meets a stored id, or another generation, writes nothing and goes the general way")
     func oneStatementFallsBack() throws {
         let store = try ColumnStorageTests.store()
+        store.savesNewRowsInOneStatement.value = true
         _ = try store.save(DataStoreSaveChangesRequest(editingState: EditingState(), inserted: [Self.row(1, name: "first")]))
         let before = try store.currentHistoryToken()
         // The stored id: the statement fails (23505), the general way updates the row.
