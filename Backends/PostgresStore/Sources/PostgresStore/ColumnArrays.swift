@@ -38,6 +38,13 @@ struct ColumnArrays: RowBindings {
         next = (next + 1) % columns.count
     }
 
+    /// The arrays as parameters `$1…$n` of a prepared statement.
+    var statementBinds: StatementBinds {
+        var binds = StatementBinds()
+        for column in columns { binds.append(column) }
+        return binds
+    }
+
     /// The arrays as parameters `$1…$n`.
     var bindings: PostgresBindings {
         var bindings = PostgresBindings(capacity: columns.count)

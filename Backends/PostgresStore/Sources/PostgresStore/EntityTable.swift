@@ -318,10 +318,13 @@ struct EntityTable: Sendable {
 
     /// `unnest($1::text[], $2::boolean[], …)` over the arrays of `_pk` and ``rowColumns`` that
     /// ``ColumnArrays`` binds.
-    var unnest: String {
+    var unnest: String { unnest(from: 1) }
+
+    /// ``unnest`` with the arrays as parameters `$first…`.
+    func unnest(from first: Int) -> String {
         let types = ["text", "boolean", "text"] + columns.map(\.kind.sqlType)
             + Array(repeating: "text", count: uniqueConstraintCount)
-        return "unnest(" + types.enumerated().map { "$\($0.offset + 1)::\($0.element)[]" }.joined(separator: ", ") + ")"
+        return "unnest(" + types.enumerated().map { "$\($0.offset + first)::\($0.element)[]" }.joined(separator: ", ") + ")"
     }
 
     /// A row's values as bound parameters for ``rowColumns``.
@@ -395,7 +398,8 @@ struct EntityTable: Sendable {
         return string.precomposedStringWithCanonicalMapping.unicodeScalars.elementsEqual(string.unicodeScalars)
     }
 
-    /// A row back, from the cells at `start…` of a statement that selected ``selectList``.
+    /// A row back, from the cells at `start…` of a statement that selected ``selectList``
+    /// (unnamed or prepared: its cells are read as binary, see ``PreparedStatements``).
     /// - Throws: `DataStoreError` `.corruptStore` when a cell does not read as its column.
     func snapshot(from row: PostgresRow, at start: Int) throws -> DefaultSnapshot {
         var values: [String: SnapshotValue] = [:]
@@ -403,8 +407,9 @@ struct EntityTable: Sendable {
         var pk: SnapshotValue = .null
         do {
             var index = 0
-            for cell in row {
+            for var cell in row {
                 defer { index += 1 }
+                cell.format = .binary
                 guard index >= start else { continue }
                 switch index - start {
                 case 0:

@@ -88,7 +88,7 @@ enum HistoryTables {
     /// A change back, from the cells at `start…` of a row that selected ``changeColumns``; `nil`
     /// when they are `NULL` (a transaction without changes, read through an outer join).
     /// - Throws: `DataStoreError` `.corruptStore` when they do not read as a change.
-    static func change(from row: PostgresRandomAccessRow, at start: Int, table: String) throws -> HistoryRecord.Change? {
+    static func change(from row: [PostgresCell], at start: Int, table: String) throws -> HistoryRecord.Change? {
         guard let kindText = try row[start].decode(String?.self) else { return nil }
         guard let kind = HistoryRecord.Change.Kind(rawValue: kindText) else {
             throw DataStoreError(.corruptStore, "A change in \(table) has the kind '\(kindText)'; the table was changed by something else.")

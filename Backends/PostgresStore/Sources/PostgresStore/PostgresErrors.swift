@@ -11,7 +11,19 @@ import StoreProtocol
 enum PostgresErrors {
     /// The SQLSTATE of a server error, if `error` is one.
     static func sqlState(_ error: any Error) -> String? {
-        (error as? PSQLError)?.serverInfo?[.sqlState]
+        serverFields(error)?.state
+    }
+
+    /// A server error's SQLSTATE, message and detail: from postgres-nio's `PSQLError`, or from
+    /// the `PostgresError.server` its prepared statements (``PreparedStatements``) fail with.
+    static func serverFields(_ error: any Error) -> (state: String?, message: String?, detail: String?)? {
+        if let psql = error as? PSQLError, let info = psql.serverInfo {
+            return (info[.sqlState], info[.message], info[.detail])
+        }
+        if case .server(let info)? = error as? PostgresError {
+            return (info.fields[.sqlState], info.fields[.message], info.fields[.detail])
+        }
+        return nil
     }
 
     /// A `DataStoreError` for a driver or server error met while `doing` something.
@@ -20,14 +32,11 @@ enum PostgresErrors {
         func mapped(_ code: DataStoreError.Code, _ message: String, details: String? = nil) -> DataStoreError {
             DataStoreError(code, message, debugDetails: details, underlyingError: error)
         }
-        guard let psql = error as? PSQLError else {
-            return mapped(.ioFailure, "Could not \(doing) on \(server): \(error). Check that the server runs and is reachable.")
-        }
-        if let info = psql.serverInfo {
-            let state = info[.sqlState] ?? "?"
-            let message = info[.message] ?? "\(psql)"
+        if let info = serverFields(error) {
+            let state = info.state ?? "?"
+            let message = info.message ?? "\(error)"
             // The server's detail names the rows' values; so does the message of a data error.
-            let details = ([state.hasPrefix("22") ? message : nil, info[.detail]].compactMap { $0 }).joined(separator: " ")
+            let details = ([state.hasPrefix("22") ? message : nil, info.detail].compactMap { $0 }).joined(separator: " ")
             let safeMessage = state.hasPrefix("22") ? "a value was refused (SQLSTATE \(state))" : message
             switch state {
             case "28P01", "28000":
@@ -64,6 +73,13 @@ enum PostgresErrors {
                 return mapped(.ioFailure, "\(server) failed to \(doing): \(safeMessage) [SQLSTATE \(state)].",
                               details: details.isEmpty ? nil : details)
             }
+        }
+        guard let psql = error as? PSQLError else {
+            if case .connectionClosed? = error as? PostgresError {
+                return mapped(.ioFailure,
+                    "The connection to \(server) closed while trying to \(doing). Nothing was acknowledged; the store connects again on the next call.")
+            }
+            return mapped(.ioFailure, "Could not \(doing) on \(server): \(error). Check that the server runs and is reachable.")
         }
         switch psql.code {
         case .connectionError:

@@ -21,6 +21,21 @@ final class PostgresSession: @unchecked Sendable {
     // @unchecked: `connection` is only touched while `lock` is held.
     private let lock = NSLock()
     private var connection: PostgresConnection?
+    /// The statements prepared on `connection` (they go with it).
+    private var prepared = PreparedStatements()
+    /// Whether hot-path statements are prepared (``PreparedStatements``); off, they run unnamed,
+    /// as the reference that tests compare with.
+    var preparesStatements: Bool {
+        get { lock.withLock { preparingEnabled } }
+        set {
+            lock.withLock {
+                preparingEnabled = newValue
+                prepared.enabled = newValue
+                if !newValue { prepared.removeAll() }
+            }
+        }
+    }
+    private var preparingEnabled = true
     private let settings: PostgresConnection.Configuration
     let describedServer: String
     private let logger = Logger(label: "PostgresStore", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -63,13 +78,27 @@ final class PostgresSession: @unchecked Sendable {
                 throw PostgresErrors.map(error, server: describedServer, doing: "connect")
             }
             self.connection = connection
+            prepared = PreparedStatements()
+            prepared.enabled = preparingEnabled
         }
         do {
-            return try body(SQLConnection(connection: connection, logger: logger, server: describedServer))
+            return try body(SQLConnection(connection: connection, logger: logger, server: describedServer, prepared: prepared))
         } catch {
             if connection.isClosed { self.connection = nil }
             throw error
         }
+    }
+
+    /// How many statements are prepared on the connection (for tests).
+    var preparedStatementCount: Int { lock.withLock { prepared.count } }
+
+    /// The texts of the statements prepared on the connection (for tests).
+    var preparedStatementTexts: [String] { lock.withLock { prepared.texts } }
+
+    /// Forgets the statements prepared on the connection (after a migration: a statement whose
+    /// columns changed type would fail once with SQLSTATE 0A000 before being prepared again).
+    func forgetPreparedStatements() {
+        lock.withLock { prepared.removeAll() }
     }
 
     /// A new connection of its own (for `LISTEN`, which needs a connection that stays idle).
@@ -79,7 +108,7 @@ final class PostgresSession: @unchecked Sendable {
             let connection = try PostgresConnection.connect(
                 on: MultiThreadedEventLoopGroup.singleton.any(), configuration: settings, id: 2, logger: logger
             ).wait()
-            return (connection, SQLConnection(connection: connection, logger: logger, server: describedServer))
+            return (connection, SQLConnection(connection: connection, logger: logger, server: describedServer, prepared: nil))
         } catch {
             throw PostgresErrors.map(error, server: describedServer, doing: "connect")
         }
@@ -114,23 +143,75 @@ final class PostgresSession: @unchecked Sendable {
     }
 }
 
+extension PostgresSession {
+    /// A transaction of one statement that costs its caller one wait: `BEGIN`, the statement
+    /// `send` sends and `COMMIT` go out one after the other without waiting for answers (the
+    /// connection runs them in order), then `answer` reads the statement's rows, then the
+    /// commit's answer is waited for (durable when it returns, as ``transaction(_:)``).
+    ///
+    /// Because `COMMIT` is sent before the statement's answer is read, the statement must be
+    /// one whose failure leaves nothing to undo: when it fails, PostgreSQL answers that `COMMIT`
+    /// with a rollback; `answer` may only throw for an answer that says nothing was written.
+    /// - Throws: what `send` or `answer` throws, the statement's failure (nothing was changed),
+    ///   or the commit's (as ``transaction(_:)``).
+    func transactionOfOneStatement<T>(_ send: (SQLConnection) throws -> SQLConnection.Sent,
+                                      answer: ([PostgresRow]) throws -> T) throws -> T {
+        try withConnection { sql in
+            let begin = sql.send("BEGIN")
+            let statement: SQLConnection.Sent
+            do {
+                statement = try send(sql)
+            } catch {
+                try? sql.execute("ROLLBACK")
+                throw error
+            }
+            let commit = sql.send("COMMIT")
+            let result: T
+            do {
+                try sql.wait(begin)
+                result = try answer(try sql.wait(statement))
+            } catch {
+                _ = try? sql.wait(commit)
+                throw error
+            }
+            do {
+                try sql.wait(commit)
+            } catch var error as DataStoreError where error.code == .ioFailure {
+                error.message += " The connection broke while committing: the transaction may or may not have been kept; read it back to know."
+                throw error
+            }
+            return result
+        }
+    }
+}
+
 /// The connection as a transaction body sees it: statements with bound parameters, waited for.
 struct SQLConnection {
     let connection: PostgresConnection
     let logger: Logger
     let server: String
+    /// The connection's prepared statements; `nil` on a connection of its own (``PostgresSession/openConnection()``).
+    let prepared: PreparedStatements?
 
     /// Runs a statement and returns its rows. Values are bound, never put into the text.
     /// - Throws: `DataStoreError` (see ``PostgresErrors/map(_:server:doing:)``).
     @discardableResult
-    func query(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> PostgresQueryResult {
+    func query(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> [PostgresRow] {
         try wait(send(sql, binds))
+    }
+
+    /// ``query(_:_:)`` of a prepared statement (``sendPrepared(_:_:)``).
+    /// - Throws: `DataStoreError` (see ``PostgresErrors/map(_:server:doing:)``).
+    func queryPrepared(_ sql: String, _ binds: StatementBinds) throws -> [PostgresRow] {
+        try wait(sendPrepared(sql, binds))
     }
 
     /// A statement sent and not waited for yet (``send(_:_:)``).
     struct Sent {
-        let answer: EventLoopFuture<PostgresQueryResult>
+        let answer: EventLoopFuture<[PostgresRow]>
         let sql: String
+        /// The cache that prepared it, which forgets it when it fails for a changed table.
+        var prepared: PreparedStatements? = nil
     }
 
     /// Sends a statement without waiting for its answer. Statements sent one after the other run
@@ -139,16 +220,35 @@ struct SQLConnection {
     /// Every statement sent is waited for (``wait(_:)``) before the transaction ends, so that
     /// its failure is seen.
     func send(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) -> Sent {
-        Sent(answer: connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger), sql: sql)
+        Sent(answer: connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).map(\.rows), sql: sql)
+    }
+
+    /// ``send(_:_:)`` of a statement of a hot path, prepared on the connection the first time
+    /// (which waits for the server's answer to the preparation, and so for every statement sent
+    /// before) and executed by name after that (``PreparedStatements``). Every parameter's type
+    /// must follow from the text (a cast). Read its rows' cells through ``PostgresRow/binaryCells``.
+    /// Unnamed when the connection keeps no more prepared statements.
+    /// - Throws: `DataStoreError` when the preparation fails (an earlier statement of the
+    ///   transaction failed, or the text does not fit the tables).
+    func sendPrepared(_ sql: String, _ binds: StatementBinds) throws -> Sent {
+        let statement: PreparedQuery?
+        do {
+            statement = try prepared?.statement(sql, on: connection, server: server)
+        } catch {
+            throw PostgresErrors.map(error, server: server, doing: "prepare `\(sql.prefix(120))`")
+        }
+        guard let statement else { return send(sql, binds.bindings) }
+        return Sent(answer: statement.execute(binds.values), sql: sql, prepared: prepared)
     }
 
     /// A sent statement's rows.
     /// - Throws: `DataStoreError` (see ``PostgresErrors/map(_:server:doing:)``).
     @discardableResult
-    func wait(_ statement: Sent) throws -> PostgresQueryResult {
+    func wait(_ statement: Sent) throws -> [PostgresRow] {
         do {
             return try Self.wait(for: statement.answer, closing: connection, server: server)
         } catch {
+            statement.prepared?.forget(statement.sql, after: error)
             throw PostgresErrors.map(error, server: server, doing: "run `\(statement.sql.prefix(120))`")
         }
     }

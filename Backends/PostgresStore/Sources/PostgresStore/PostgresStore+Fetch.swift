@@ -38,9 +38,12 @@ extension PostgresStore {
     /// metadata at run time.
     static func checks(_ row: PostgresRow) throws -> (current: Bool, inexact: Bool) {
         var cells = row.makeIterator()
-        guard let current = cells.next(), let inexact = cells.next() else {
+        guard var current = cells.next(), var inexact = cells.next() else {
             throw DataStoreError(.corruptStore, "A fetch's answer has no checks; the server answered another statement.")
         }
+        // Binary whatever a prepared statement's description says (see PreparedStatements).
+        current.format = .binary
+        inexact.format = .binary
         return (try current.decode(Bool?.self) == true, try inexact.decode(Bool.self))
     }
 
@@ -53,7 +56,7 @@ extension PostgresStore {
         // `$0.id == value`: the one row, by primary key.
         if let key = SnapshotQuery.primaryKey(selectedBy: request.descriptor.predicate) {
             renderer.binds.append(try PrimaryKeyText.text(key))
-            conditions.append("_pk = $\(renderer.binds.count)")
+            conditions.append("_pk = $\(renderer.binds.count)::text")
         }
         var filterComplete = true
         switch query.filter {
@@ -87,6 +90,12 @@ extension PostgresStore {
         return try session.withConnection { sql in
             do {
                 return try run(sql)
+            } catch let error as DataStoreError where error.underlyingError.flatMap(PostgresErrors.sqlState) == "0A000" {
+                // A prepared statement whose columns another process's migration retyped ("cached
+                // plan must not change result type"): it is forgotten; read again, prepared anew,
+                // once the generation says this schema still holds.
+                try refreshGeneration(sql)
+                return try run(sql)
             } catch let error as DataStoreError where error.code == .incompatibleSchema {
                 // A column this schema reads is gone: say so as a migration by another process
                 // when that is what happened (refreshGeneration throws), else as the error says.
@@ -99,7 +108,7 @@ extension PostgresStore {
             for _ in 0..<2 {
                 var statement = binds
                 statement.append(generation)
-                let generationParameter = "$\(statement.count)"
+                let generationParameter = "$\(statement.count)::bigint"
                 // Written so that the partial index on inexact rows answers it whatever the
                 // statistics say (an `EXISTS` was planned as a scan of the table before the
                 // first ANALYZE).
@@ -111,9 +120,11 @@ extension PostgresStore {
                     "(SELECT generation FROM \(namespace)._store WHERE id = 1) = \(parameter), \(inexactTest)"
                 }
                 if complete && countOnly {
-                    let result = try sql.query("SELECT \(checks(generationParameter)), count(*) FROM \(tableName) WHERE \(whereText)", statement)
+                    let result = try sql.queryPrepared("SELECT \(checks(generationParameter)), count(*) FROM \(tableName) WHERE \(whereText)", statement)
                     guard let row = result.first else { break }
-                    let (current, inexact, count) = try row.decode((Bool?, Bool, Int64).self)
+                    let cells = row.binaryCells
+                    guard cells.count == 3 else { throw DataStoreError(.corruptStore, "A count's answer has \(cells.count) columns; the server answered another statement.") }
+                    let (current, inexact, count) = (try cells[0].decode(Bool?.self), try cells[1].decode(Bool.self), try cells[2].decode(Int64.self))
                     if current != true { generation = try refreshGeneration(sql); continue }
                     if inexact { break }
                     let offset = max(0, request.descriptor.fetchOffset ?? 0)
@@ -123,11 +134,11 @@ extension PostgresStore {
                 }
                 var page = ""
                 if complete {
-                    if let limit = request.descriptor.fetchLimit { statement.append(Int64(max(0, limit))); page += " LIMIT $\(statement.count)" }
-                    if let offset = request.descriptor.fetchOffset, offset > 0 { statement.append(Int64(offset)); page += " OFFSET $\(statement.count)" }
+                    if let limit = request.descriptor.fetchLimit { statement.append(Int64(max(0, limit))); page += " LIMIT $\(statement.count)::bigint" }
+                    if let offset = request.descriptor.fetchOffset, offset > 0 { statement.append(Int64(offset)); page += " OFFSET $\(statement.count)::bigint" }
                 }
                 let orderText = complete ? order ?? "_seq ASC" : "_seq ASC"
-                let result = try sql.query(
+                let result = try sql.queryPrepared(
                     "SELECT \(checks(generationParameter)), \(selectList) FROM \(tableName) WHERE \(whereText) ORDER BY \(orderText)\(page)", statement)
                 var snapshots: [DefaultSnapshot] = []
                 snapshots.reserveCapacity(result.count)
@@ -137,9 +148,9 @@ extension PostgresStore {
                     if snapshots.isEmpty { (current, inexact) = try Self.checks(row) }
                     snapshots.append(try table.snapshot(from: row, at: 2))
                 }
-                var alone = PostgresBindings()
+                var alone = StatementBinds()
                 alone.append(generation)
-                if snapshots.isEmpty, let row = try sql.query("SELECT \(checks("$1"))", alone).first {
+                if snapshots.isEmpty, let row = try sql.queryPrepared("SELECT \(checks("$1::bigint"))", alone).first {
                     (current, inexact) = try Self.checks(row)
                 }
                 if !current { generation = try refreshGeneration(sql); continue }

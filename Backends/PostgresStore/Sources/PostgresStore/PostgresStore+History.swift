@@ -55,11 +55,11 @@ extension PostgresStore {
         // planned as a hash join over a scan of every change of the store (the table has no
         // statistics before its first ANALYZE), most of a read of 100 transactions of 10,000.
         let position = token?.positions[identifier] ?? 0
-        var binds = PostgresBindings()
+        var binds = StatementBinds()
         binds.append(position)
-        let rows = try sql.query("""
+        let rows = try sql.queryPrepared("""
             SELECT s.last_tx, s.expired_through, h.tx, h.ts, h.author, h.bundle, h.process, \(HistoryTables.changeColumns) \
-            FROM \(namespace)._store s LEFT JOIN \(namespace)._history h ON h.tx > $1 \
+            FROM \(namespace)._store s LEFT JOIN \(namespace)._history h ON h.tx > $1::bigint \
             LEFT JOIN LATERAL (SELECT * FROM \(namespace)._changes c WHERE c.tx = h.tx OFFSET 0) c ON true WHERE s.id = 1 ORDER BY h.tx, c.position
             """, binds)
         var last: Int64?, expiredThrough: Int64 = 0
@@ -67,7 +67,7 @@ extension PostgresStore {
         let table = "\(configuration.namespace)._changes"
         for row in rows {
             // Cell by cell: a tuple decode instantiates generic metadata at run time, per row.
-            let cells = row.makeRandomAccess()
+            let cells = row.binaryCells
             last = try cells[0].decode(Int64.self)
             expiredThrough = try cells[1].decode(Int64.self)
             guard let number = try cells[2].decode(Int64?.self) else { continue }

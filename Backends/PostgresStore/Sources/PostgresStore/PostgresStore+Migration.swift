@@ -82,6 +82,7 @@ extension PostgresStore {
             return (request.schema, try updated.decode(Int64.self))
         }
         recorded.value = result
+        session.forgetPreparedStatements()
     }
 
     /// The layout the migrated rows of entity `name` take: the new schema's, or (for an entity it

@@ -26,10 +26,13 @@ extension PostgresStore {
     /// constraint checks of concurrent inserts see each other's rows. Taking it is the save's
     /// first statement, which also reads the counter: no round trip of its own.
     ///
-    /// **Round trips.** The statements that write are sent one after the other without waiting
-    /// for each answer (the connection runs them in order), and the transaction's number is
-    /// computed by the statement that records it, from the counter read under the lock: a save of
-    /// new models (the common save) costs the caller two waits, its statements and the commit.
+    /// **Round trips.** With ``savesNewRowsInOneStatement`` on (off by default), a save of new
+    /// models is one statement between `BEGIN` and `COMMIT`, all three sent without waiting
+    /// (``saveNewRowsInOneStatement(_:expectedGeneration:)``); the caller waits once. Saves
+    /// send their statements one after the other without waiting for each answer (the
+    /// connection runs them in order), and the transaction's number is computed by the statement
+    /// that records it, from the counter read under the lock. The statements are prepared once
+    /// per connection (``PreparedStatements``).
     ///
     /// - Throws: `DataStoreError` `.readOnly`; `.unknownEntity`; `.constraintViolation` when an
     ///   update would give two rows the same unique values; `.ioFailure` when the server cannot be
@@ -46,17 +49,22 @@ extension PostgresStore {
             _ = try table(snapshot.persistentIdentifier.entityName)
         }
         // New models of entities without unique constraints (the common save): written without
-        // reading stored rows first, `ON CONFLICT (_pk) DO NOTHING`; should one exist after all,
-        // or the store have been migrated by another process meanwhile, the transaction is rolled
-        // back and the save made again the general way.
+        // reading stored rows first, in one statement (saveNewRowsInOneStatement), or, where that
+        // does not apply, as the general way's statements with `ON CONFLICT (_pk) DO NOTHING`;
+        // should one exist after all, or the store have been migrated by another process
+        // meanwhile, nothing is written and the save is made again the general way.
         let onlyNewRows = request.updated.isEmpty && request.deleted.isEmpty
             && request.inserted.allSatisfy { tables[$0.persistentIdentifier.entityName]?.uniqueConstraintCount == 0 }
         if onlyNewRows {
             do {
+                if let result = try saveNewRowsInOneStatement(request, expectedGeneration: expectedGeneration) { return result }
                 return try save(request, expectedGeneration: expectedGeneration, readingStoredRows: false)
             } catch is NewRowsAssumptionFailed {
                 // An inserted model's id is stored (an update, which the general way makes), or
                 // the generation changed (which the general way checks before it writes).
+            } catch let error as DataStoreError where error.code == .incompatibleSchema {
+                // A prepared statement met a table not as this schema's (another process migrated
+                // the store): the general way checks the generation first, and says so.
             }
         }
         return try save(request, expectedGeneration: expectedGeneration, readingStoredRows: true)
@@ -73,52 +81,31 @@ extension PostgresStore {
               readingStoredRows: Bool) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
         let ordered = !configuration.unorderedHistoryNumbersForTesting
         return try session.transaction { sql in
-            let storeRowRead = sendStoreRowRead(sql, forUpdate: ordered)
+            let storeRowRead = try sendStoreRowRead(sql, forUpdate: ordered)
             // Inside `withExclusiveAccess`: is its lock still held (checked under the write lock)?
             let exclusiveAccessCheck = sendExclusiveAccessCheck(sql)
 
-            // The stored rows this save can touch, into a table of their own.
-            var partial = SnapshotTable(schema: schema, keepsAttributeIndexes: false)
-            var existed: Set<PersistentIdentifier> = []
-            if readingStoredRows {
-                if try storeRow(sql.wait(storeRowRead)).generation != expectedGeneration { try refreshGeneration(sql) }
-                for snapshot in try storedRows(touchedBy: request, sql) {
-                    try partial.write(snapshot)
-                    existed.insert(snapshot.persistentIdentifier)
-                }
+            // What to write: new models straight from the request (no stored row can be
+            // touched, see ``newRowsPlan(_:)``); otherwise the stored rows this save can touch,
+            // read into a table of their own, with the save applied to them.
+            let plan: PlannedWrites
+            if !readingStoredRows, let direct = try newRowsPlan(request) {
+                plan = direct
+            } else {
+                plan = try appliedPlan(request, readingStoredRows: readingStoredRows, expectedGeneration: expectedGeneration,
+                                       storeRowRead: storeRowRead, sql)
             }
-            let outcome = try partial.apply(request, storeIdentifier: identifier)
-            guard !outcome.changes.isEmpty else {
+            guard !plan.changes.isEmpty else {
                 _ = try storeRow(sql.wait(storeRowRead))
                 _ = try exclusiveAccessCheck.map { try sql.wait($0) }
-                return outcome.result
+                return plan.result
             }
 
-            // Each changed row's final state, written once: per entity one DELETE, one UPDATE and
-            // one INSERT of all its rows (inserts take the next insertion sequences in the order
-            // of their first change).
-            var written: Set<PersistentIdentifier> = []
-            var writes: [String: (deletes: [String], updates: [DefaultSnapshot], inserts: [DefaultSnapshot])] = [:]
-            var entityOrder: [String] = []
-            for change in outcome.changes {
-                let id = change.persistentIdentifier
-                guard written.insert(id).inserted else { continue }
-                if writes[id.entityName] == nil {
-                    writes[id.entityName] = ([], [], [])
-                    entityOrder.append(id.entityName)
-                }
-                switch (existed.contains(id), partial.snapshot(for: id)) {
-                case (true, nil): writes[id.entityName]?.deletes.append(try PrimaryKeyText.text(id.primaryKey))
-                case (true, let row?): writes[id.entityName]?.updates.append(row)
-                case (false, let row?): writes[id.entityName]?.inserts.append(row)
-                case (false, nil): break
-                }
-            }
             // Sent without waiting, in order; the inserts' counts are checked once all are
             // answered. `inserting` names the entity of an insert's count.
             var statements: [(sent: SQLConnection.Sent, inserting: String?)] = []
-            for entityName in entityOrder {
-                guard let write = writes[entityName] else { continue }
+            for entityName in plan.entityOrder {
+                guard let write = plan.writes[entityName] else { continue }
                 let table = try table(entityName)
                 if !write.deletes.isEmpty {
                     var binds = PostgresBindings()
@@ -132,18 +119,19 @@ extension PostgresStore {
             // The history transaction, in one statement: its number (the counter read under the
             // lock, plus one), the transaction, its changes, the counter, and the notification
             // (delivered on commit).
-            let record = HistoryRecord(transactionNumber: 0, author: request.editingState.author, timestamp: Date(), changes: outcome.changes)
+            let record = HistoryRecord(transactionNumber: 0, author: request.editingState.author, timestamp: Date(), changes: plan.changes)
             var binds = historyBinds(record)
             binds.append(notificationChannel)
             for column in try HistoryTables.changeArrays(record.changes).columns { binds.append(column) }
+            // Prepared: every parameter is cast, as the server infers their types from the text.
             let next = ordered ? "SELECT last_tx + 1 AS tx FROM \(namespace)._store WHERE id = 1"
                 : "SELECT nextval(\(SQLName.regclass(namespace + "._history_seq"))) AS tx"
-            let history = sql.send("""
+            let history = try sql.sendPrepared("""
                 WITH n AS MATERIALIZED (\(next)), \
-                h AS (INSERT INTO \(namespace)._history (tx, ts, author, bundle, process) SELECT n.tx, $1, $2, $3, $4 FROM n), \
+                h AS (INSERT INTO \(namespace)._history (tx, ts, author, bundle, process) SELECT n.tx, $1::double precision, $2::text, $3::text, $4::text FROM n), \
                 c AS (\(HistoryTables.insertChanges(namespace: namespace, number: "(SELECT tx FROM n)", first: 6))), \
                 s AS (UPDATE \(namespace)._store SET last_tx = GREATEST(last_tx, (SELECT tx FROM n)) WHERE id = 1) \
-                SELECT pg_notify($5, n.tx::text) FROM n
+                SELECT pg_notify($5::text, n.tx::text) FROM n
                 """, binds)
 
             // The answers, in the order sent (a failed statement fails those after it): the
@@ -154,9 +142,9 @@ extension PostgresStore {
             var inserted: [String: Int] = [:]
             for statement in statements {
                 let answer = try sql.wait(statement.sent)
-                if let entityName = statement.inserting { inserted[entityName, default: 0] += Int(try answer.first?.decode(Int64.self) ?? 0) }
+                if let entityName = statement.inserting { inserted[entityName, default: 0] += try Self.insertedCount(answer) }
             }
-            for entityName in entityOrder where (inserted[entityName] ?? 0) < writes[entityName]?.inserts.count ?? 0 {
+            for entityName in plan.entityOrder where (inserted[entityName] ?? 0) < plan.writes[entityName]?.inserts.count ?? 0 {
                 guard readingStoredRows else { throw NewRowsAssumptionFailed() }
                 // Under the lock every stored row the save names was read: only a writer that
                 // does not take the lock (another program) can have stored it meanwhile.
@@ -166,8 +154,149 @@ extension PostgresStore {
             try sql.wait(history)
             try requireExclusiveAccess(exclusiveAccessCheck, sql)
             try applyRetention(sql, expiredThrough: expiredThrough)
-            return outcome.result
+            return plan.result
         }
+    }
+
+    /// A save of new models in one statement, sent with `BEGIN` and `COMMIT` without waiting
+    /// (``PostgresSession/transactionOfOneStatement(_:answer:)``): the caller waits once, and the
+    /// server runs three statements where the general way runs five. `nil` when the save is not
+    /// one it makes: ids repeated in the request, more than ``rowsPerStatement`` rows of an
+    /// entity, inside `withExclusiveAccess` (whose check needs the write lock first), with a
+    /// history retention to apply, or with the negative control's unordered numbers.
+    ///
+    /// The statement, one snapshot of the store:
+    /// - `s`: `UPDATE _store SET last_tx = last_tx + 1 … WHERE generation = $1 RETURNING last_tx`:
+    ///   the store's write lock and the transaction's number at once. Under `READ COMMITTED` an
+    ///   `UPDATE` that waited for the lock reads the row as the last writer committed it, so the
+    ///   number follows every committed one, and the lock is held to this commit: numbers in
+    ///   commit order, as ``save(_:)`` explains. Another generation (a migration by another
+    ///   process) matches no row.
+    /// - the history transaction and its changes, and each entity's rows (a plain `INSERT`: a
+    ///   stored primary key fails the statement, SQLSTATE 23505), each only `WHERE EXISTS s`;
+    /// - `SELECT … pg_notify(…) FROM s`: one row when the save was made.
+    ///
+    /// So the statement writes everything or nothing; when it writes nothing (another
+    /// generation: no row; a stored id: an error, and the `COMMIT` sent after it rolls back),
+    /// ``NewRowsAssumptionFailed`` sends the save the general way, which reads stored rows.
+    func saveNewRowsInOneStatement(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>,
+                                   expectedGeneration: Int64) throws -> DataStoreSaveChangesResult<DefaultSnapshot>? {
+        guard !configuration.unorderedHistoryNumbersForTesting, configuration.historyRetention.maximumTransactions == nil,
+              configuration.historyRetention.maximumAge == nil, ExclusiveAccessHold.held[ObjectIdentifier(self)] == nil,
+              savesNewRowsInOneStatement.value, let plan = try newRowsPlan(request), !plan.changes.isEmpty,
+              plan.entityOrder.allSatisfy({ (plan.writes[$0]?.inserts.count ?? 0) <= Self.rowsPerStatement }) else { return nil }
+        var binds = StatementBinds()
+        binds.append(expectedGeneration)                                                          // $1
+        binds.append(contentsOf: historyBinds(HistoryRecord(                                     // $2…$5
+            transactionNumber: 0, author: request.editingState.author, timestamp: Date(), changes: plan.changes)))
+        binds.append(notificationChannel)                                                        // $6
+        for column in try HistoryTables.changeArrays(plan.changes).columns { binds.append(column) }  // $7…$12
+        var parts = [
+            "s AS (UPDATE \(namespace)._store SET last_tx = last_tx + 1 WHERE id = 1 AND generation = $1::bigint RETURNING last_tx AS tx)",
+            "h AS (INSERT INTO \(namespace)._history (tx, ts, author, bundle, process) SELECT s.tx, $2::double precision, $3::text, $4::text, $5::text FROM s)",
+            "c AS (\(HistoryTables.insertChanges(namespace: namespace, number: "(SELECT tx FROM s)", first: 7)) WHERE EXISTS (SELECT 1 FROM s))",
+        ]
+        for (number, entityName) in plan.entityOrder.enumerated() {
+            let table = try table(entityName)
+            var arrays = ColumnArrays(elementTypes: [.text] + table.rowElementTypes)
+            for row in plan.writes[entityName]?.inserts ?? [] {
+                arrays.bind(try PrimaryKeyText.text(row.persistentIdentifier.primaryKey))
+                try table.bindRow(row.values, into: &arrays)
+            }
+            let first = binds.count + 1
+            binds.append(contentsOf: arrays.statementBinds)
+            let aliases = (0...table.rowColumns.count).map { "c\($0)" }
+            // `nextval` runs once per row, in the order unnest gives the rows: the order of the inserts.
+            let selected = ["v.c0", "nextval(\(SQLName.regclass(namespace + "._rows_seq")))"] + aliases.dropFirst().map { "v.\($0)" }
+            parts.append("i\(number) AS (INSERT INTO \(table.qualifiedName) (_pk, _seq, \(table.rowColumns.joined(separator: ", "))) "
+                + "SELECT \(selected.joined(separator: ", ")) FROM \(table.unnest(from: first)) AS v(\(aliases.joined(separator: ", "))) "
+                + "WHERE EXISTS (SELECT 1 FROM s))")
+        }
+        let statement = "WITH " + parts.joined(separator: ", ") + " SELECT s.tx, pg_notify($6::text, s.tx::text) FROM s"
+        do {
+            return try session.transactionOfOneStatement({ sql in try sql.sendPrepared(statement, binds) }) { rows in
+                // No row: the generation changed, and nothing was written.
+                guard !rows.isEmpty else { throw NewRowsAssumptionFailed() }
+                return plan.result
+            }
+        } catch let error as DataStoreError
+                    where ["23505", "42703", "42P01", "0A000"].contains(error.underlyingError.flatMap(PostgresErrors.sqlState) ?? "") {
+            // A model of the save is stored after all, or a table is not as this statement was
+            // prepared for (another process migrated the store): the statement failed and wrote
+            // nothing; the general way reads stored rows and checks the generation first.
+            throw NewRowsAssumptionFailed()
+        }
+    }
+
+    /// What a save writes, per entity in the order of its first change: the keys of rows to
+    /// delete and the final states of rows to update and to insert (each changed row once); and
+    /// its history changes and result.
+    struct PlannedWrites {
+        var changes: [HistoryRecord.Change] = []
+        var result: DataStoreSaveChangesResult<DefaultSnapshot>
+        var writes: [String: (deletes: [String], updates: [DefaultSnapshot], inserts: [DefaultSnapshot])] = [:]
+        var entityOrder: [String] = []
+    }
+
+    /// The plan of a save of only new models with distinct ids (``save(_:)`` checked that they
+    /// are of entities without unique constraints), made without `SnapshotTable`: each inserted
+    /// snapshot is an insert of its values, in the request's order, as `SnapshotTable.apply`
+    /// makes it on a table holding none of them (`InsertFastPathTests` compares the two).
+    /// `nil` when an id repeats (the second insert is then an update of the first, which the
+    /// general way makes).
+    func newRowsPlan(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> PlannedWrites? {
+        guard request.updated.isEmpty, request.deleted.isEmpty, plansNewRowsDirectly.value else { return nil }
+        try request.checkUpdatedAttributes()
+        var seen = Set<PersistentIdentifier>(minimumCapacity: request.inserted.count)
+        var plan = PlannedWrites(result: DataStoreSaveChangesResult(for: identifier))
+        plan.changes.reserveCapacity(request.inserted.count)
+        for snapshot in request.inserted {
+            let id = snapshot.persistentIdentifier
+            guard seen.insert(id).inserted else { return nil }
+            if plan.writes[id.entityName] == nil {
+                plan.writes[id.entityName] = ([], [], [])
+                plan.entityOrder.append(id.entityName)
+            }
+            plan.writes[id.entityName]?.inserts.append(DefaultSnapshot(persistentIdentifier: id, values: snapshot.values))
+            plan.changes.append(.init(kind: .insert, entityName: id.entityName, primaryKey: id.primaryKey))
+        }
+        return plan
+    }
+
+    /// The plan of any save: the stored rows it can touch read (when `readingStoredRows`) into a
+    /// `SnapshotTable` of their own, the save applied to them with its semantics (an insert
+    /// matching a stored row's id or unique values updates that row, an update takes only the
+    /// attributes it names), and the rows that changed written once in their final state.
+    func appliedPlan(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>, readingStoredRows: Bool, expectedGeneration: Int64,
+                     storeRowRead: SQLConnection.Sent, _ sql: SQLConnection) throws -> PlannedWrites {
+        var partial = SnapshotTable(schema: schema, keepsAttributeIndexes: false)
+        var existed: Set<PersistentIdentifier> = []
+        if readingStoredRows {
+            if try storeRow(sql.wait(storeRowRead)).generation != expectedGeneration { try refreshGeneration(sql) }
+            for snapshot in try storedRows(touchedBy: request, sql) {
+                try partial.write(snapshot)
+                existed.insert(snapshot.persistentIdentifier)
+            }
+        }
+        let outcome = try partial.apply(request, storeIdentifier: identifier)
+        var plan = PlannedWrites(changes: outcome.changes, result: outcome.result)
+        // Inserts take the next insertion sequences in the order of their first change.
+        var written: Set<PersistentIdentifier> = []
+        for change in outcome.changes {
+            let id = change.persistentIdentifier
+            guard written.insert(id).inserted else { continue }
+            if plan.writes[id.entityName] == nil {
+                plan.writes[id.entityName] = ([], [], [])
+                plan.entityOrder.append(id.entityName)
+            }
+            switch (existed.contains(id), partial.snapshot(for: id)) {
+            case (true, nil): plan.writes[id.entityName]?.deletes.append(try PrimaryKeyText.text(id.primaryKey))
+            case (true, let row?): plan.writes[id.entityName]?.updates.append(row)
+            case (false, let row?): plan.writes[id.entityName]?.inserts.append(row)
+            case (false, nil): break
+            }
+        }
+        return plan
     }
 
     /// The stored rows a save can touch: those of the ids it names, and those holding the unique
@@ -227,7 +356,7 @@ extension PostgresStore {
                 arrays.bind(try PrimaryKeyText.text(row.persistentIdentifier.primaryKey))
                 try table.bindRow(row.values, into: &arrays)
             }
-            sent.append(sql.send("WITH inserted AS (\(statement)) SELECT count(*) FROM inserted", arrays.bindings))
+            sent.append(try sql.sendPrepared("WITH inserted AS (\(statement)) SELECT count(*) FROM inserted", arrays.statementBinds))
         }
         return sent
     }
@@ -246,7 +375,7 @@ extension PostgresStore {
                 arrays.bind(try PrimaryKeyText.text(row.persistentIdentifier.primaryKey))
                 try table.bindRow(row.values, into: &arrays)
             }
-            sent.append(sql.send(statement, arrays.bindings))
+            sent.append(try sql.sendPrepared(statement, arrays.statementBinds))
         }
         return sent
     }
@@ -254,7 +383,13 @@ extension PostgresStore {
     /// ``sendInserts(_:into:_:)``, waited for: how many rows were inserted.
     @discardableResult
     func insertRows(_ rows: [DefaultSnapshot], into table: EntityTable, _ sql: SQLConnection) throws -> Int {
-        try sendInserts(rows, into: table, sql).reduce(0) { $0 + Int(try sql.wait($1).first?.decode(Int64.self) ?? 0) }
+        try sendInserts(rows, into: table, sql).reduce(0) { $0 + (try Self.insertedCount(sql.wait($1))) }
+    }
+
+    /// The answer of an insert ``sendInserts(_:into:_:)`` sent: how many rows it inserted.
+    static func insertedCount(_ rows: [PostgresRow]) throws -> Int {
+        guard let cell = rows.first?.binaryCells.first else { return 0 }
+        return Int(try cell.decode(Int64.self))
     }
 
     /// ``sendUpdates(_:in:_:)``, waited for.
@@ -284,8 +419,8 @@ extension PostgresStore {
 
     /// A history record's `_history` columns but its number as parameters $1…$4: ts, author,
     /// bundle, process (a save computes the number in the statement that writes the record).
-    func historyBinds(_ record: HistoryRecord) -> PostgresBindings {
-        var binds = PostgresBindings()
+    func historyBinds(_ record: HistoryRecord) -> StatementBinds {
+        var binds = StatementBinds()
         binds.append(record.timestamp.timeIntervalSince1970)
         binds.append(record.author)
         binds.append(record.bundleIdentifier)

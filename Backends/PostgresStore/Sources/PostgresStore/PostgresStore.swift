@@ -42,6 +42,16 @@ public final class PostgresStore: DataStore, HistoryProviding, @unchecked Sendab
     /// What the store last read of `_store`: the recorded schema and its generation, which a
     /// migration increments (another process's migration is noticed by it).
     let recorded: NSLockedValue<(schema: StoredSchema, generation: Int64)>
+    /// Whether a save of new models is planned without `SnapshotTable` (``newRowsPlan(_:)``);
+    /// off, as the reference the tests compare with, every save goes through `SnapshotTable.apply`.
+    let plansNewRowsDirectly = NSLockedValue(true)
+    /// Whether a save of new models is one statement (``saveNewRowsInOneStatement(_:expectedGeneration:)``);
+    /// off, it is made with the general way's five (prepared) statements.
+    ///
+    /// **Off by default, on only in its tests:** with it on, `SyncWithPostgresTests`' two replicas
+    /// converged but did not report their delete-versus-update conflict in two of two full test
+    /// runs under load (it passes alone, and passed with it off); not understood yet.
+    let savesNewRowsInOneStatement = NSLockedValue(false)
 
     /// Opens the store, creating its namespace and tables when they do not exist (in one
     /// transaction, under the store's lock, so that processes opening it at once agree).
@@ -170,19 +180,22 @@ public final class PostgresStore: DataStore, HistoryProviding, @unchecked Sendab
 
     /// The generation, the history counter and the watermark; `forUpdate` locks the row.
     func readStoreRow(_ sql: SQLConnection, forUpdate: Bool) throws -> (generation: Int64, lastNumber: Int64, expiredThrough: Int64) {
-        try storeRow(sql.wait(sendStoreRowRead(sql, forUpdate: forUpdate)))
+        try storeRow(sql.wait(try sendStoreRowRead(sql, forUpdate: forUpdate)))
     }
 
     /// Sends ``readStoreRow(_:forUpdate:)``'s statement without waiting; ``storeRow(_:)`` reads its answer.
-    func sendStoreRowRead(_ sql: SQLConnection, forUpdate: Bool) -> SQLConnection.Sent {
-        sql.send("SELECT generation, last_tx, expired_through FROM \(namespace)._store WHERE id = 1\(forUpdate ? " FOR UPDATE" : "")")
+    /// Prepared: it is every save's first statement.
+    /// - Throws: `DataStoreError` when its preparation fails.
+    func sendStoreRowRead(_ sql: SQLConnection, forUpdate: Bool) throws -> SQLConnection.Sent {
+        try sql.sendPrepared("SELECT generation, last_tx, expired_through FROM \(namespace)._store WHERE id = 1\(forUpdate ? " FOR UPDATE" : "")", StatementBinds())
     }
 
     /// The answer of ``sendStoreRowRead(_:forUpdate:)``.
-    func storeRow(_ rows: PostgresQueryResult) throws -> (generation: Int64, lastNumber: Int64, expiredThrough: Int64) {
+    func storeRow(_ rows: [PostgresRow]) throws -> (generation: Int64, lastNumber: Int64, expiredThrough: Int64) {
         guard let row = rows.first else { throw DataStoreError(.corruptStore, "The table _store of \(configuration.name) is empty.") }
-        let (generation, lastNumber, expiredThrough) = try row.decode((Int64, Int64, Int64).self)
-        return (generation, lastNumber, expiredThrough)
+        let cells = row.binaryCells
+        guard cells.count == 3 else { throw DataStoreError(.corruptStore, "A read of _store of \(configuration.name) answered \(cells.count) columns.") }
+        return (try cells[0].decode(Int64.self), try cells[1].decode(Int64.self), try cells[2].decode(Int64.self))
     }
 
     /// Takes the store's transaction-scoped advisory lock, which opening (creating the tables)

@@ -28,11 +28,11 @@ struct SQLQueryRenderer {
 
     let table: EntityTable
     /// The parameters rendered so far; `$n` in the text is `binds`' *n*-th.
-    var binds: PostgresBindings
+    var binds: StatementBinds
     /// Whether a rendered part reads a column (then rows with `_exact = false` matter).
     private(set) var usesTypedColumns = false
 
-    init(table: EntityTable, binds: PostgresBindings = PostgresBindings()) {
+    init(table: EntityTable, binds: StatementBinds = StatementBinds()) {
         self.table = table
         self.binds = binds
     }
@@ -47,7 +47,14 @@ struct SQLQueryRenderer {
 
     /// A boolean expression, or `nil` when PostgreSQL would not compute what Swift does.
     mutating func render(_ expression: QueryExpression) -> String? {
-        guard let rendered = value(expression), rendered.kind == .bool else { return nil }
+        let bound = binds
+        guard let rendered = value(expression), rendered.kind == .bool else {
+            // A part that does not render leaves no parameter behind: the server infers a
+            // prepared statement's parameter types from the text, and refuses one it never
+            // reads (SQLSTATE 42P18).
+            binds = bound
+            return nil
+        }
         return rendered.sql
     }
 

@@ -6,16 +6,19 @@ import StoreProtocol
 // SQLite through GRDB, in one run, on the server POSTGRES_URL names (Scripts/with-postgres.sh
 // starts one):
 //
-//   bash Scripts/with-postgres.sh swift run -c release pg-bench [--quick]
+//   bash Scripts/with-postgres.sh swift run -c release pg-bench [--quick] [--no-sync]
 //   bash Scripts/with-postgres.sh swift run -c release pg-bench sync [CHANGES]   (the sync section alone)
 //
-// Times are medians in milliseconds; the last column is PostgresStore / plain postgres-nio.
+// Times are medians in milliseconds, the contenders timed in turns within each repetition; the
+// last column is PostgresStore / plain postgres-nio. --no-sync leaves out the sync section.
 // --quick runs every benchmark a few times on fewer rows, to check that they still run.
 // The sync section (SyncBenchmark) replicates `rows` one-attribute changes (100 with --quick).
 
 let quick = CommandLine.arguments.contains("--quick")
 let rows = quick ? 1_000 : 10_000
-let repetitions = quick ? 3 : 15
+let repetitions = quick ? 3 : 31
+// --no-sync: the five figures of the table only, without the sync section.
+let skipsSync = CommandLine.arguments.contains("--no-sync")
 
 do {
     guard let url = ProcessInfo.processInfo.environment["POSTGRES_URL"] else {
@@ -49,25 +52,20 @@ do {
         defer { next += count }
         return items(count, from: next)
     }
+    // Each figure times the contenders in turns within every repetition (interleavedMedians).
     // Saves: each contender saves its own copy of the same models.
     let one = (0..<repetitions).map { _ in batch(1) }
-    var index = 0
-    let storeOne = try medianMilliseconds(repetitions) { try storeSave(one[index]); index += 1 }
-    index = 0
-    let plainOne = try medianMilliseconds(repetitions) { try plain.save(one[index]); index += 1 }
-    index = 0
-    let sqliteOne = try medianMilliseconds(repetitions) { try sqlite.save(one[index]); index += 1 }
-    report("1-record durable save", store: storeOne, plain: plainOne, sqlite: sqliteOne)
+    let saveOne = try interleavedMedians(repetitions, [
+        { try storeSave(one[$0]) }, { try plain.save(one[$0]) }, { try sqlite.save(one[$0]) },
+    ])
+    report("1-record durable save", store: saveOne[0], plain: saveOne[1], sqlite: saveOne[2])
 
-    let thousandRuns = quick ? 1 : 5
+    let thousandRuns = quick ? 1 : 7
     let thousands = (0..<thousandRuns).map { _ in batch(1_000) }
-    index = 0
-    let storeThousand = try medianMilliseconds(thousandRuns) { try storeSave(thousands[index]); index += 1 }
-    index = 0
-    let plainThousand = try medianMilliseconds(thousandRuns) { try plain.save(thousands[index]); index += 1 }
-    index = 0
-    let sqliteThousand = try medianMilliseconds(thousandRuns) { try sqlite.save(thousands[index]); index += 1 }
-    report("1,000-record save", store: storeThousand, plain: plainThousand, sqlite: sqliteThousand)
+    let saveThousand = try interleavedMedians(thousandRuns, [
+        { try storeSave(thousands[$0]) }, { try plain.save(thousands[$0]) }, { try sqlite.save(thousands[$0]) },
+    ])
+    report("1,000-record save", store: saveThousand[0], plain: saveThousand[1], sqlite: saveThousand[2])
 
     // Fill up to `rows` rows for the fetches.
     let saved = repetitions + thousandRuns * 1_000
@@ -78,30 +76,24 @@ do {
         try sqlite.save(rest)
     }
 
-    // Indexed fetch: one category, 1% of the rows.
-    var category = 0
-    let storeIndexed = try medianMilliseconds(repetitions) {
-        category = (category + 1) % 100
-        let wanted = category
-        _ = try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<BenchItem>(predicate: #Predicate { $0.category == wanted })))
-    }
-    let plainIndexed = try medianMilliseconds(repetitions) {
-        category = (category + 1) % 100
-        _ = try plain.fetch("category = $1", Int64(category))
-    }
-    let sqliteIndexed = try medianMilliseconds(repetitions) {
-        category = (category + 1) % 100
-        _ = try sqlite.fetch("category = ?", category)
-    }
-    report("indexed fetch (1%)", store: storeIndexed, plain: plainIndexed, sqlite: sqliteIndexed)
+    // Indexed fetch: one category, 1% of the rows (the same category for each contender in a turn).
+    let indexed = try interleavedMedians(repetitions, [
+        { repetition in
+            let wanted = repetition % 100
+            _ = try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<BenchItem>(predicate: #Predicate { $0.category == wanted })))
+        },
+        { _ = try plain.fetch("category = $1", Int64($0 % 100)) },
+        { _ = try sqlite.fetch("category = ?", $0 % 100) },
+    ])
+    report("indexed fetch (1%)", store: indexed[0], plain: indexed[1], sqlite: indexed[2])
 
     // Predicate fetch: value < 1,000, 10% of the rows, no index.
-    let storeTenth = try medianMilliseconds(repetitions) {
-        _ = try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<BenchItem>(predicate: #Predicate { $0.value < 1_000 })))
-    }
-    let plainTenth = try medianMilliseconds(repetitions) { _ = try plain.fetch("value < $1", 1_000) }
-    let sqliteTenth = try medianMilliseconds(repetitions) { _ = try sqlite.fetch("value < ?", 1_000) }
-    report("10% predicate fetch", store: storeTenth, plain: plainTenth, sqlite: sqliteTenth)
+    let tenth = try interleavedMedians(repetitions, [
+        { _ in _ = try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<BenchItem>(predicate: #Predicate { $0.value < 1_000 }))) },
+        { _ in _ = try plain.fetch("value < $1", 1_000) },
+        { _ in _ = try sqlite.fetch("value < ?", 1_000) },
+    ])
+    report("10% predicate fetch", store: tenth[0], plain: tenth[1], sqlite: tenth[2])
 
     // History after a token: the last 100 one-record transactions.
     for _ in 0..<100 {
@@ -114,15 +106,18 @@ do {
     let storeLast = storeToken?.positions[store.identifier] ?? 0
     let after = DefaultHistoryToken(storeIdentifier: store.identifier, transactionNumber: storeLast - 100)
     let plainAfter = try plain.lastTransaction() - 100, sqliteAfter = try sqlite.lastTransaction() - 100
-    let storeHistory = try medianMilliseconds(repetitions) {
-        let transactions = try store.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(after: after))
-        guard transactions.count == 100 else { throw DataStoreError(.corruptStore, "expected 100 transactions, read \(transactions.count)") }
-    }
-    let plainHistory = try medianMilliseconds(repetitions) { _ = try plain.history(after: plainAfter) }
-    let sqliteHistory = try medianMilliseconds(repetitions) { _ = try sqlite.history(after: sqliteAfter) }
-    report("fetchHistory after a token (100)", store: storeHistory, plain: plainHistory, sqlite: sqliteHistory)
+    let history = try interleavedMedians(repetitions, [
+        { _ in
+            let transactions = try store.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(after: after))
+            guard transactions.count == 100 else { throw DataStoreError(.corruptStore, "expected 100 transactions, read \(transactions.count)") }
+        },
+        { _ in _ = try plain.history(after: plainAfter) },
+        { _ in _ = try sqlite.history(after: sqliteAfter) },
+    ])
+    report("fetchHistory after a token (100)", store: history[0], plain: history[1], sqlite: history[2])
 
     try plain.close()
+    if skipsSync { exit(0) }
 
     // Sync (issue 32): replication to and from the server beside direct saves, and the
     // long-running mode's rate.

@@ -23,10 +23,10 @@ struct HistoryTablesTests {
         for (number, recorded) in [(Int64(1), changes), (2, [])] {
             let record = HistoryRecord(transactionNumber: number, author: "test", timestamp: Date(timeIntervalSince1970: 1), changes: recorded)
             try store.session.transaction { sql in
-                var binds = store.historyBinds(record)
-                binds.append(number)
-                try sql.execute("INSERT INTO \(store.namespace)._history (tx, ts, author, bundle, process) VALUES ($5, $1, $2, $3, $4)", binds)
-                binds = PostgresBindings()
+                var history = store.historyBinds(record)
+                history.append(number)
+                try sql.execute("INSERT INTO \(store.namespace)._history (tx, ts, author, bundle, process) VALUES ($5, $1, $2, $3, $4)", history.bindings)
+                var binds = PostgresBindings()
                 binds.append(number)
                 for column in try HistoryTables.changeArrays(record.changes).columns { binds.append(column) }
                 try sql.execute(HistoryTables.insertChanges(namespace: store.namespace, tx: 1, first: 2), binds)
