@@ -143,48 +143,6 @@ final class PostgresSession: @unchecked Sendable {
     }
 }
 
-extension PostgresSession {
-    /// A transaction of one statement that costs its caller one wait: `BEGIN`, the statement
-    /// `send` sends and `COMMIT` go out one after the other without waiting for answers (the
-    /// connection runs them in order), then `answer` reads the statement's rows, then the
-    /// commit's answer is waited for (durable when it returns, as ``transaction(_:)``).
-    ///
-    /// Because `COMMIT` is sent before the statement's answer is read, the statement must be
-    /// one whose failure leaves nothing to undo: when it fails, PostgreSQL answers that `COMMIT`
-    /// with a rollback; `answer` may only throw for an answer that says nothing was written.
-    /// - Throws: what `send` or `answer` throws, the statement's failure (nothing was changed),
-    ///   or the commit's (as ``transaction(_:)``).
-    func transactionOfOneStatement<T>(_ send: (SQLConnection) throws -> SQLConnection.Sent,
-                                      answer: ([PostgresRow]) throws -> T) throws -> T {
-        try withConnection { sql in
-            let begin = sql.send("BEGIN")
-            let statement: SQLConnection.Sent
-            do {
-                statement = try send(sql)
-            } catch {
-                try? sql.execute("ROLLBACK")
-                throw error
-            }
-            let commit = sql.send("COMMIT")
-            let result: T
-            do {
-                try sql.wait(begin)
-                result = try answer(try sql.wait(statement))
-            } catch {
-                _ = try? sql.wait(commit)
-                throw error
-            }
-            do {
-                try sql.wait(commit)
-            } catch var error as DataStoreError where error.code == .ioFailure {
-                error.message += " The connection broke while committing: the transaction may or may not have been kept; read it back to know."
-                throw error
-            }
-            return result
-        }
-    }
-}
-
 /// The connection as a transaction body sees it: statements with bound parameters, waited for.
 struct SQLConnection {
     let connection: PostgresConnection

@@ -26,11 +26,8 @@ extension PostgresStore {
     /// constraint checks of concurrent inserts see each other's rows. Taking it is the save's
     /// first statement, which also reads the counter: no round trip of its own.
     ///
-    /// **Round trips.** With ``savesNewRowsInOneStatement`` on (off by default), a save of new
-    /// models is one statement between `BEGIN` and `COMMIT`, all three sent without waiting
-    /// (``saveNewRowsInOneStatement(_:expectedGeneration:)``); the caller waits once. Saves
-    /// send their statements one after the other without waiting for each answer (the
-    /// connection runs them in order), and the transaction's number is computed by the statement
+    /// **Round trips.** Saves send their statements one after the other without waiting for each
+    /// answer (the connection runs them in order), and the transaction's number is computed by the statement
     /// that records it, from the counter read under the lock. The statements are prepared once
     /// per connection (``PreparedStatements``).
     ///
@@ -49,15 +46,13 @@ extension PostgresStore {
             _ = try table(snapshot.persistentIdentifier.entityName)
         }
         // New models of entities without unique constraints (the common save): written without
-        // reading stored rows first, in one statement (saveNewRowsInOneStatement), or, where that
-        // does not apply, as the general way's statements with `ON CONFLICT (_pk) DO NOTHING`;
+        // reading stored rows first, with `ON CONFLICT (_pk) DO NOTHING`;
         // should one exist after all, or the store have been migrated by another process
         // meanwhile, nothing is written and the save is made again the general way.
         let onlyNewRows = request.updated.isEmpty && request.deleted.isEmpty
             && request.inserted.allSatisfy { tables[$0.persistentIdentifier.entityName]?.uniqueConstraintCount == 0 }
         if onlyNewRows {
             do {
-                if let result = try saveNewRowsInOneStatement(request, expectedGeneration: expectedGeneration) { return result }
                 return try save(request, expectedGeneration: expectedGeneration, readingStoredRows: false)
             } catch is NewRowsAssumptionFailed {
                 // An inserted model's id is stored (an update, which the general way makes), or
@@ -155,76 +150,6 @@ extension PostgresStore {
             try requireExclusiveAccess(exclusiveAccessCheck, sql)
             try applyRetention(sql, expiredThrough: expiredThrough)
             return plan.result
-        }
-    }
-
-    /// A save of new models in one statement, sent with `BEGIN` and `COMMIT` without waiting
-    /// (``PostgresSession/transactionOfOneStatement(_:answer:)``): the caller waits once, and the
-    /// server runs three statements where the general way runs five. `nil` when the save is not
-    /// one it makes: ids repeated in the request, more than ``rowsPerStatement`` rows of an
-    /// entity, inside `withExclusiveAccess` (whose check needs the write lock first), with a
-    /// history retention to apply, or with the negative control's unordered numbers.
-    ///
-    /// The statement, one snapshot of the store:
-    /// - `s`: `UPDATE _store SET last_tx = last_tx + 1 … WHERE generation = $1 RETURNING last_tx`:
-    ///   the store's write lock and the transaction's number at once. Under `READ COMMITTED` an
-    ///   `UPDATE` that waited for the lock reads the row as the last writer committed it, so the
-    ///   number follows every committed one, and the lock is held to this commit: numbers in
-    ///   commit order, as ``save(_:)`` explains. Another generation (a migration by another
-    ///   process) matches no row.
-    /// - the history transaction and its changes, and each entity's rows (a plain `INSERT`: a
-    ///   stored primary key fails the statement, SQLSTATE 23505), each only `WHERE EXISTS s`;
-    /// - `SELECT … pg_notify(…) FROM s`: one row when the save was made.
-    ///
-    /// So the statement writes everything or nothing; when it writes nothing (another
-    /// generation: no row; a stored id: an error, and the `COMMIT` sent after it rolls back),
-    /// ``NewRowsAssumptionFailed`` sends the save the general way, which reads stored rows.
-    func saveNewRowsInOneStatement(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>,
-                                   expectedGeneration: Int64) throws -> DataStoreSaveChangesResult<DefaultSnapshot>? {
-        guard !configuration.unorderedHistoryNumbersForTesting, configuration.historyRetention.maximumTransactions == nil,
-              configuration.historyRetention.maximumAge == nil, ExclusiveAccessHold.held[ObjectIdentifier(self)] == nil,
-              savesNewRowsInOneStatement.value, let plan = try newRowsPlan(request), !plan.changes.isEmpty,
-              plan.entityOrder.allSatisfy({ (plan.writes[$0]?.inserts.count ?? 0) <= Self.rowsPerStatement }) else { return nil }
-        var binds = StatementBinds()
-        binds.append(expectedGeneration)                                                          // $1
-        binds.append(contentsOf: historyBinds(HistoryRecord(                                     // $2…$5
-            transactionNumber: 0, author: request.editingState.author, timestamp: Date(), changes: plan.changes)))
-        binds.append(notificationChannel)                                                        // $6
-        for column in try HistoryTables.changeArrays(plan.changes).columns { binds.append(column) }  // $7…$12
-        var parts = [
-            "s AS (UPDATE \(namespace)._store SET last_tx = last_tx + 1 WHERE id = 1 AND generation = $1::bigint RETURNING last_tx AS tx)",
-            "h AS (INSERT INTO \(namespace)._history (tx, ts, author, bundle, process) SELECT s.tx, $2::double precision, $3::text, $4::text, $5::text FROM s)",
-            "c AS (\(HistoryTables.insertChanges(namespace: namespace, number: "(SELECT tx FROM s)", first: 7)) WHERE EXISTS (SELECT 1 FROM s))",
-        ]
-        for (number, entityName) in plan.entityOrder.enumerated() {
-            let table = try table(entityName)
-            var arrays = ColumnArrays(elementTypes: [.text] + table.rowElementTypes)
-            for row in plan.writes[entityName]?.inserts ?? [] {
-                arrays.bind(try PrimaryKeyText.text(row.persistentIdentifier.primaryKey))
-                try table.bindRow(row.values, into: &arrays)
-            }
-            let first = binds.count + 1
-            binds.append(contentsOf: arrays.statementBinds)
-            let aliases = (0...table.rowColumns.count).map { "c\($0)" }
-            // `nextval` runs once per row, in the order unnest gives the rows: the order of the inserts.
-            let selected = ["v.c0", "nextval(\(SQLName.regclass(namespace + "._rows_seq")))"] + aliases.dropFirst().map { "v.\($0)" }
-            parts.append("i\(number) AS (INSERT INTO \(table.qualifiedName) (_pk, _seq, \(table.rowColumns.joined(separator: ", "))) "
-                + "SELECT \(selected.joined(separator: ", ")) FROM \(table.unnest(from: first)) AS v(\(aliases.joined(separator: ", "))) "
-                + "WHERE EXISTS (SELECT 1 FROM s))")
-        }
-        let statement = "WITH " + parts.joined(separator: ", ") + " SELECT s.tx, pg_notify($6::text, s.tx::text) FROM s"
-        do {
-            return try session.transactionOfOneStatement({ sql in try sql.sendPrepared(statement, binds) }) { rows in
-                // No row: the generation changed, and nothing was written.
-                guard !rows.isEmpty else { throw NewRowsAssumptionFailed() }
-                return plan.result
-            }
-        } catch let error as DataStoreError
-                    where ["23505", "42703", "42P01", "0A000"].contains(error.underlyingError.flatMap(PostgresErrors.sqlState) ?? "") {
-            // A model of the save is stored after all, or a table is not as this statement was
-            // prepared for (another process migrated the store): the statement failed and wrote
-            // nothing; the general way reads stored rows and checks the generation first.
-            throw NewRowsAssumptionFailed()
         }
     }
 

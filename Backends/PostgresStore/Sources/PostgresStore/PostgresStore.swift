@@ -45,13 +45,6 @@ public final class PostgresStore: DataStore, HistoryProviding, @unchecked Sendab
     /// Whether a save of new models is planned without `SnapshotTable` (``newRowsPlan(_:)``);
     /// off, as the reference the tests compare with, every save goes through `SnapshotTable.apply`.
     let plansNewRowsDirectly = NSLockedValue(true)
-    /// Whether a save of new models is one statement (``saveNewRowsInOneStatement(_:expectedGeneration:)``);
-    /// off, it is made with the general way's five (prepared) statements.
-    ///
-    /// **Off by default, on only in its tests:** with it on, `SyncWithPostgresTests`' two replicas
-    /// converged but did not report their delete-versus-update conflict in two of two full test
-    /// runs under load (it passes alone, and passed with it off); not understood yet.
-    let savesNewRowsInOneStatement = NSLockedValue(false)
 
     /// Opens the store, creating its namespace and tables when they do not exist (in one
     /// transaction, under the store's lock, so that processes opening it at once agree).

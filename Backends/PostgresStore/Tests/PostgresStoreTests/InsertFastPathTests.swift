@@ -48,13 +48,11 @@ struct InsertFastPathTests {
         #expect(transactions.map(\.changes.count) == [700, 500])
     }
 
-    @Test("New models saved in one statement, planned without SnapshotTable, are written and recorded as the general way does")
+    @Test("New models planned without SnapshotTable are written and recorded as the general way does")
     func directPlanMatchesSnapshotTable() throws {
         let direct = try ColumnStorageTests.store()
-        direct.savesNewRowsInOneStatement.value = true
         let reference = try ColumnStorageTests.store()
         reference.plansNewRowsDirectly.value = false
-        reference.savesNewRowsInOneStatement.value = false
         // Ids out of order, every kind of value, a request that repeats an id (the second insert
         // updates the first: the direct plan declines it), an empty save, and a large one.
         let odd = try PreparedStatementTests.filledStore().fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<PGRow>())).fetchedSnapshots
@@ -84,33 +82,5 @@ struct InsertFastPathTests {
         #expect(historyA.map(\.author) == historyB.map(\.author))
         #expect(historyA.map { $0.changes.map(\.description) } == historyB.map { $0.changes.map(\.description) })
         #expect(historyA.map(\.changes.count) == [odd.count, 11, fresh.count - 10])
-        // The control: the saves above went through the one statement, the reference's did not.
-        #expect(direct.session.preparedStatementTexts.contains { $0.contains("RETURNING last_tx AS tx") })
-        #expect(!reference.session.preparedStatementTexts.contains { $0.contains("RETURNING last_tx AS tx") })
-    }
-
-    @Test("A save in one statement that meets a stored id, or another generation, writes nothing and goes the general way")
-    func oneStatementFallsBack() throws {
-        let store = try ColumnStorageTests.store()
-        store.savesNewRowsInOneStatement.value = true
-        _ = try store.save(DataStoreSaveChangesRequest(editingState: EditingState(), inserted: [Self.row(1, name: "first")]))
-        let before = try store.currentHistoryToken()
-        // The stored id: the statement fails (23505), the general way updates the row.
-        _ = try store.save(DataStoreSaveChangesRequest(editingState: EditingState(), inserted: [Self.row(2, name: "new"), Self.row(1, name: "again")]))
-        let rows = try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<PGRow>())).fetchedSnapshots
-        #expect(rows.map { $0.values["name"] } == [.string("again"), .string("new")])
-        let transactions = try store.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(after: before))
-        #expect(transactions.count == 1)
-        #expect(transactions.first?.changes.count == 2)
-        // Another generation (as after a migration by another process): the statement matches no
-        // row and writes nothing; the general way then refreshes the generation and saves.
-        try store.session.withConnection { sql in
-            try sql.execute("UPDATE \(store.namespace)._store SET generation = generation + 1 WHERE id = 1")
-        }
-        _ = try store.save(DataStoreSaveChangesRequest(editingState: EditingState(), inserted: [Self.row(3, name: "third")]))
-        let all = try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<PGRow>())).fetchedSnapshots
-        #expect(all.map { $0.values["name"] } == [.string("again"), .string("new"), .string("third")])
-        let numbers = try store.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).map(\.transactionIdentifier)
-        #expect(numbers == [1, 2, 3])
     }
 }
