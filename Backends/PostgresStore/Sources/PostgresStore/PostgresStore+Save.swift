@@ -29,7 +29,7 @@ extension PostgresStore {
     /// **Round trips.** Saves send their statements one after the other without waiting for each
     /// answer (the connection runs them in order), and the transaction's number is computed by the statement
     /// that records it, from the counter read under the lock. The statements are prepared once
-    /// per connection (``PreparedStatements``).
+    /// per connection (`PreparedStatements`).
     ///
     /// - Throws: `DataStoreError` `.readOnly`; `.unknownEntity`; `.constraintViolation` when an
     ///   update would give two rows the same unique values; `.ioFailure` when the server cannot be
