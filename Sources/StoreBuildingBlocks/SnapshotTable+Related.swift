@@ -32,14 +32,7 @@ extension SnapshotTable {
                 }
                 for relationship in relationships {
                     // The stored keys as they are (`identifiers(in:)` would make a list of them per row).
-                    switch snapshot.values[relationship.name] {
-                    case nil, .null?:
-                        continue
-                    case .array(let keys)?:
-                        for key in keys { follow(PersistentIdentifier(entityName: relationship.destination, primaryKey: key)) }
-                    case let key?:
-                        follow(PersistentIdentifier(entityName: relationship.destination, primaryKey: key))
-                    }
+                    relationship.forEachIdentifier(in: snapshot.values, follow)
                 }
             }
             level = next

@@ -35,7 +35,7 @@ extension ModelContext {
             for registration in level {
                 guard let baseline = registration.baseline else { continue }
                 for relationship in registration.entity.relationships {
-                    Self.forEachIdentifier(of: relationship, in: baseline) { id in
+                    relationship.forEachIdentifier(in: baseline) { id in
                         if !confirmed.contains(id) && (gone.isEmpty || !gone.contains(id)) && seen.insert(id).inserted {
                             wanted[id.entityName, default: []].append(id)
                         }
@@ -82,7 +82,7 @@ extension ModelContext {
         for (relationship, access) in relationships {
             var members: [any PersistentModel] = []
             var named = 0
-            Self.forEachIdentifier(of: relationship, in: baseline) { id in
+            relationship.forEachIdentifier(in: baseline) { id in
                 named += 1
                 if gone.isEmpty || !gone.contains(id), let member = registrations[id]?.model { members.append(member) }
             }
@@ -96,18 +96,6 @@ extension ModelContext {
         if pruned { registration.baseline = baseline }
         // It now holds its stored values, attributes and relationships alike.
         registration.settle()
-    }
-
-    /// Calls `body` with each identifier a snapshot's value of `relationship` names, in order, as
-    /// `Schema.Relationship.identifiers(in:)` lists them, without making the list.
-    @inline(__always)
-    private static func forEachIdentifier(of relationship: Schema.Relationship, in values: [String: SnapshotValue],
-                                          _ body: (PersistentIdentifier) -> Void) {
-        switch values[relationship.name] {
-        case nil, .null?: return
-        case .array(let keys)?: for key in keys { body(PersistentIdentifier(entityName: relationship.destination, primaryKey: key)) }
-        case let key?: body(PersistentIdentifier(entityName: relationship.destination, primaryKey: key))
-        }
     }
 
     /// Registers (or refreshes, as a fetch does) the models of `type` from rows a store sent along.

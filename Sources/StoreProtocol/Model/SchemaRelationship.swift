@@ -44,6 +44,19 @@ extension Schema {
             }
         }
 
+        /// Calls `body` with each identifier a snapshot's value of this relationship names, in
+        /// order, as ``identifiers(in:)`` lists them, without making the list (for loops over
+        /// many rows, such as loading a fetch's relationships).
+        /// - Complexity: O(*n*) in the number of related models.
+        @inlinable
+        public func forEachIdentifier(in values: [String: SnapshotValue], _ body: (PersistentIdentifier) throws -> Void) rethrows {
+            switch values[name] {
+            case nil, .null?: return
+            case .array(let keys)?: for key in keys { try body(PersistentIdentifier(entityName: destination, primaryKey: key)) }
+            case let key?: try body(PersistentIdentifier(entityName: destination, primaryKey: key))
+            }
+        }
+
         public var description: String {
             "\(name) -> \(isToMany ? "[\(destination)]" : "\(destination)?")" + (inverse.map { " (inverse \($0))" } ?? "")
         }
