@@ -1,6 +1,5 @@
 import Foundation
 import StoreProtocol
-import Synchronization
 
 /// What a ``RelatedRowsStore`` does to the related rows (`DataStoreFetchResult.relatedSnapshots`)
 /// its inner store sends along with a fetch: the reference (none sent: the context fetches every
@@ -56,7 +55,7 @@ where Inner.Store.Snapshot == DefaultSnapshot {
 
     public let configuration: RelatedRowsStoreConfiguration<Inner>
     private let inner: Inner.Store
-    private let fetchCounter = Mutex(0)
+    private let fetchCounter = Locked(0)
     /// How many fetches the store answered: one per batch a context loads by key.
     public var fetches: Int { fetchCounter.withLock { $0 } }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import StoreProtocol
 
 /// A fresh directory for one test, removed when the test process exits.
 ///
@@ -20,7 +20,7 @@ public func temporaryDirectory() throws -> URL {
 }
 
 /// The directories ``temporaryDirectory()`` made in this process.
-private let createdDirectories = Mutex<[String]>([])
+private let createdDirectories = Locked<[String]>([])
 
 private func removeCreatedDirectories() {
     for path in createdDirectories.withLock({ $0 }) {

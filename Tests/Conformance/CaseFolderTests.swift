@@ -2,7 +2,6 @@ import Foundation
 import JSONStore
 import StoreConformance
 import StoreProtocol
-import Synchronization
 import Testing
 
 /// A target whose stores are files gets a folder per case, removed when the case ends: a run of
@@ -10,7 +9,7 @@ import Testing
 /// when the documented factory named its own paths).
 @Suite struct CaseFolderTests {
     @Test func aCaseRemovesTheFilesItsStoresMade() async throws {
-        let locations = Mutex<[URL]>([])
+        let locations = Locked<[URL]>([])
         let target = ConformanceTarget(name: "JSONStore", capabilities: .all) { location in
             locations.withLock { $0.append(location) }
             return JSONStoreConfiguration(url: location)
@@ -29,7 +28,7 @@ import Testing
     }
 
     @Test func aFailingCaseRemovesItsFolderToo() async throws {
-        let location = Mutex<URL?>(nil)
+        let location = Locked<URL?>(nil)
         let target = ConformanceTarget(name: "JSONStore", capabilities: .all) { url in
             location.withLock { $0 = url }
             return JSONStoreConfiguration(url: url)

@@ -3,7 +3,6 @@ import Foundation
 import MemoryStore
 import StoreProtocol
 import StoreTestSupport
-import Synchronization
 import Testing
 
 /// Issue 12: history from several stores is merged keeping each store's own order, so a token
@@ -30,7 +29,7 @@ import Testing
         typealias HistoryType = DefaultHistoryTransaction
         let configuration: SkewedClockConfiguration
         private let inner: MemoryStore
-        let askedLimits = Mutex<[Int?]>([])
+        let askedLimits = Locked<[Int?]>([])
         var identifier: String { inner.identifier }
         var schema: Schema { inner.schema }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Translations of predicates by shape: a `#Predicate` written once and built again with other
 /// captured values (`#Predicate { $0.id == id }` for each `id`) is translated once, and each
@@ -16,7 +15,8 @@ import Synchronization
 ///
 /// Bounded: past ``capacity`` shapes the cache is emptied and fills again (a program builds
 /// its predicates from a fixed set of `#Predicate`s, so this happens only to one that builds
-/// predicates of endless shapes). Thread-safe (a `Mutex`).
+/// predicates of endless shapes). Thread-safe (``Locked``, not `Mutex`, so that ThreadSanitizer
+/// sees the lock).
 package enum QueryTranslationCache {
     /// At most this many shapes are kept.
     package static let capacity = 512
@@ -35,7 +35,7 @@ package enum QueryTranslationCache {
     }
 
     /// The entries by shape; a shape holds its key paths, so that their identities stay theirs.
-    private static let entries = Mutex<[PredicateShape: Entry]>([:])
+    private static let entries = Locked<[PredicateShape: Entry]>([:])
 
     /// The filter of `predicate`, from the cache when a predicate of its shape was translated
     /// before; `nil` when the predicate's expression is not translatable as a whole (the caller
