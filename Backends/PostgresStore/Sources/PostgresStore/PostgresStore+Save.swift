@@ -86,6 +86,7 @@ extension PostgresStore {
             let plan: PlannedWrites
             if !readingStoredRows, let direct = try newRowsPlan(request) {
                 plan = direct
+                directPlansMade.update { $0 += 1 }
             } else {
                 plan = try appliedPlan(request, readingStoredRows: readingStoredRows, expectedGeneration: expectedGeneration,
                                        storeRowRead: storeRowRead, sql)

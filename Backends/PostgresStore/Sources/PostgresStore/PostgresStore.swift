@@ -45,6 +45,9 @@ public final class PostgresStore: DataStore, HistoryProviding, @unchecked Sendab
     /// Whether a save of new models is planned without `SnapshotTable` (``newRowsPlan(_:)``);
     /// off, as the reference the tests compare with, every save goes through `SnapshotTable.apply`.
     let plansNewRowsDirectly = NSLockedValue(true)
+    /// How many saves were planned by ``newRowsPlan(_:)``: the tests' evidence that the direct
+    /// plan ran, not the general way behind it.
+    let directPlansMade = NSLockedValue(0)
 
     /// Opens the store, creating its namespace and tables when they do not exist (in one
     /// transaction, under the store's lock, so that processes opening it at once agree).
@@ -274,5 +277,7 @@ final class NSLockedValue<Value>: @unchecked Sendable {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
     }
+    /// Changes the value in place, under the lock.
+    func update(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
 }
 #endif
