@@ -242,6 +242,10 @@ MUTATIONS = [
       "if wasDeletedWhileNew(member) {", "if false {"),
     m("C93", "context", RELATIONSHIPS, "a deleted model with unsaved changes cascades over (and is denied by) a member another context moved elsewhere",  # StaleOwnerDeleteRuleTests
       "return members.filter { member in inverseAccess.members(member).contains { $0 === model } }", "return members"),
+    m("I01", "context", "Sources/StoreProtocol/Container/ModelContext+Enumerate.swift", "enumerate's mutation check misses a change to a model that was already changed",  # EnumerateMutationCheckTests
+      "return change.state == other.state && identical(change.values, other.values)", "return change.state == other.state"),
+    m("I02", "context", "Sources/StoreProtocol/Container/ModelContext+Enumerate.swift", "enumerate's mutation check is skipped when the context had changes",  # EnumerateMutationCheckTests
+      "let before = allowEscapingMutations ? nil : try unsavedChanges()", "let before = allowEscapingMutations || hasChanges ? nil : try unsavedChanges()"),
     m("R13", "context", RELATIONSHIPS, "a model another context tracks is inserted into this one through a relationship",
       "        if let refusal = refusal(of: member, in: relationship, of: owner) { return refusal }",
       "        if false, let refusal = refusal(of: member, in: relationship, of: owner) { return refusal }"),
@@ -384,8 +388,8 @@ MUTATIONS = [
     m("C12", "context", CONTEXT_FETCH, "fetch ignores pending changes",
       "let pending = try descriptor.includePendingChanges && hasPendingChanges(for: T.self)",
       "let pending = try false && hasPendingChanges(for: T.self)"),
-    m("C13", "context", CONTEXT_FETCH, "enumerate does not notice mutations during the enumeration",
-      "if guardMutations, hasChanges {", "if guardMutations, false {"),
+    m("C13", "context", "Sources/StoreProtocol/Container/ModelContext+Enumerate.swift", "enumerate does not notice mutations during the enumeration",
+      "if let before, try unsavedChanges() != before {", "if before != nil, false {"),
 
     # Snapshots and the coder.
     m("S01", "coder", SNAPSHOT, "an attribute set to nil is not a change",

@@ -133,38 +133,6 @@ extension ModelContext {
         }
     }
 
-    /// Calls `block` with each selected model, in batches of `batchSize`.
-    ///
-    /// The models are the ones the descriptor selected when the enumeration began: models the
-    /// block inserts are not visited. This context keeps fetched models in its identity map, so
-    /// batching bounds how often the mutation check runs, not memory.
-    ///
-    /// - Parameters:
-    ///   - descriptor: The models to visit, in its order.
-    ///   - batchSize: How many models are visited between two mutation checks.
-    ///   - allowEscapingMutations: When `false` (the default), throws
-    ///     ``ModelContextError/Code/mutationDuringEnumeration`` if, after a batch, the context has
-    ///     unsaved changes it did not have when the enumeration began.
-    ///   - block: Called with each model.
-    public func enumerate<T: PersistentModel>(
-        _ descriptor: FetchDescriptor<T>, batchSize: Int = 5_000, allowEscapingMutations: Bool = false,
-        _ block: (T) throws -> Void
-    ) throws {
-        let guardMutations = !allowEscapingMutations && !hasChanges
-        let models = try fetch(descriptor)
-        var start = models.startIndex
-        while start < models.endIndex {
-            let end = min(models.endIndex, start + max(1, batchSize))
-            for model in models[start..<end] { try block(model) }
-            if guardMutations, hasChanges {
-                throw ModelContextError(.mutationDuringEnumeration,
-                    "Models were changed while enumerating \(T.self) without allowEscapingMutations; "
-                    + "save inside the block or pass allowEscapingMutations: true.")
-            }
-            start = end
-        }
-    }
-
     // MARK: Helpers
 
     /// Whether the descriptor has a predicate or sort that a store decides on models and that
