@@ -48,14 +48,23 @@ struct SegmentInfo: Codable, Sendable {
         latest = max(latest, record.latest)
         newestSave = max(newestSave, payload.timestamp.timeIntervalSince1970)
         bytes = Int64(record.offset + record.length)
+        // Counted per run of rows of one entity: a count per row hashed the name each time.
+        var runEntity: String?, runLength = 0
         for (index, row) in payload.rows.enumerated() {
-            counts[row.entity, default: 0] += 1
+            if row.entity == runEntity {
+                runLength += 1
+            } else {
+                if let runEntity { counts[runEntity, default: 0] += runLength }
+                runEntity = row.entity
+                runLength = 1
+            }
             if let hashes {
                 if let hash = hashes[index] { identifierHashes.insert(hash) }
             } else if let key = row.values["id"] {
                 identifierHashes.insert(IdentifierHash.of(row.entity, key))
             }
         }
+        if let runEntity { counts[runEntity, default: 0] += runLength }
     }
 
     /// Whether a record of this segment may have the identifier of `hash`.
