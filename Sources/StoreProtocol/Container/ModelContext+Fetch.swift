@@ -23,7 +23,15 @@ extension ModelContext {
             // through the generic `Collection` witnesses, two heap allocations a row (callgrind).
             var models: [T] = []
             models.reserveCapacity(snapshots.count)
-            for snapshot in snapshots { models.append(try materialize(snapshot, entity: entity)) }
+            // The registration class's metadata, looked up once for the fetch: this function is
+            // not specialized, and naming `TypedRegistration<T>` per model asked the runtime's
+            // metadata cache each time (about 330 instructions a model, callgrind).
+            let registrationType = TypedRegistration<T>.self
+            if let entity, entity.relationships.isEmpty, registrations.count == 0 {
+                for snapshot in snapshots { models.append(try materializeNew(snapshot, entity: entity, as: registrationType)) }
+            } else {
+                for snapshot in snapshots { models.append(try materialize(snapshot, entity: entity, as: registrationType)) }
+            }
             try resolvePendingRelationships(preloaded: related)
             return models
         }
@@ -186,6 +194,14 @@ extension ModelContext {
     /// ``materialize(_:)`` with `T`'s entity (`container.schema.entity(for: T.self)`) already
     /// looked up: what a fetch calls for each of its rows.
     func materialize<T: PersistentModel>(_ snapshot: DefaultSnapshot, entity: Schema.Entity?) throws -> T {
+        try materialize(snapshot, entity: entity, as: TypedRegistration<T>.self)
+    }
+
+    /// ``materialize(_:entity:)`` registering a new model as a `registrationType` (which is
+    /// `TypedRegistration<T>`, looked up once by a caller that materializes many rows).
+    func materialize<T: PersistentModel>(
+        _ snapshot: DefaultSnapshot, entity: Schema.Entity?, as registrationType: TypedRegistration<T>.Type
+    ) throws -> T {
         if let registration = registrations[snapshot.persistentIdentifier], let model = registration.model as? T {
             if registration.state == .persisted, let baseline = registration.baseline, baseline != snapshot.values,
                try !registration.isDirty() {
@@ -196,7 +212,34 @@ extension ModelContext {
             return model
         }
         let model: T = try SnapshotQuery.materialize(snapshot)
-        register(model, baseline: snapshot.values, entity: entity)
+        register(model, baseline: snapshot.values, entity: entity, as: registrationType)
+        return model
+    }
+
+    /// A fetched row of an entity without relationships as a model, for a fetch into a context
+    /// that held no model when it began: the row is decoded first and registered in one hashed
+    /// lookup (``RegistrationTable/registerSettledIfAbsent(_:_:)``), where
+    /// ``materialize(_:entity:as:)`` looks for the row's registration, then registers the model.
+    ///
+    /// The answer is ``materialize(_:entity:as:)``'s: a row that does not decode, whose stored
+    /// `id` names another identifier than the row's, or that the context holds by then (a store
+    /// that sent it twice) is handed to it, the model decoded here dropped.
+    private func materializeNew<T: PersistentModel>(
+        _ snapshot: DefaultSnapshot, entity: Schema.Entity, as registrationType: TypedRegistration<T>.Type
+    ) throws -> T {
+        guard let model: T = try? SnapshotQuery.materialize(snapshot) else {
+            return try materialize(snapshot, entity: entity, as: registrationType)
+        }
+        // `model.persistentModelID`, as `register` reads it.
+        let identifier = PersistentIdentifier(entityName: entity.name, primaryKey: PersistentIdentifier.primaryKey(model.id))
+        guard identifier == snapshot.persistentIdentifier else { return try materialize(snapshot, entity: entity, as: registrationType) }
+        let baseline = snapshot.values
+        let (registration, made) = registrations.registerSettledIfAbsent(identifier) {
+            registrationType.init(model: model, entity: entity, baseline: baseline, state: .persisted, order: takeOrder())
+        }
+        guard made else { return try materialize(snapshot, entity: entity, as: registrationType) }
+        // Decoded from its stored values just now, as `register` settles it.
+        registration.settle()
         return model
     }
 
@@ -209,11 +252,19 @@ extension ModelContext {
     /// ``register(_:baseline:)`` with `T`'s entity already looked up (`nil`: not in the schema,
     /// not registered).
     func register<T: PersistentModel>(_ model: T, baseline: [String: SnapshotValue], entity: Schema.Entity?) {
+        register(model, baseline: baseline, entity: entity, as: TypedRegistration<T>.self)
+    }
+
+    /// ``register(_:baseline:entity:)`` as a `registrationType` (`TypedRegistration<T>`, looked
+    /// up once by the caller: see ``fetch(_:)``).
+    private func register<T: PersistentModel>(
+        _ model: T, baseline: [String: SnapshotValue], entity: Schema.Entity?, as registrationType: TypedRegistration<T>.Type
+    ) {
         guard let entity else { return }
         // `model.persistentModelID`, with the entity's name (`T.entityName`) as the schema holds
         // it rather than asked of the type again (a locked lookup by type, callgrind).
         let identifier = PersistentIdentifier(entityName: entity.name, primaryKey: PersistentIdentifier.primaryKey(model.id))
-        let registration = TypedRegistration(model: model, entity: entity, baseline: baseline, state: .persisted, order: takeOrder())
+        let registration = registrationType.init(model: model, entity: entity, baseline: baseline, state: .persisted, order: takeOrder())
         if entity.relationships.isEmpty {
             // Decoded from its stored values just now. (Otherwise: once its relationships are set.)
             registrations.registerSettled(registration, as: identifier)

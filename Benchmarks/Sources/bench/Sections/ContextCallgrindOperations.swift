@@ -7,7 +7,8 @@ import StoreProtocol
 /// fetch by id and indexed equality fetch (each a fresh context, a `#Predicate` and a fetch of one
 /// trip, as those rows time them); one model of a fetch of every trip (`fetch-all`: a store of
 /// `count` trips, fetched once by a fresh context); and an insert of one trip with its share of
-/// one save.
+/// one save; the MemoryStore predicate fetch of 10% (`memory-predicate`: a store of `count`
+/// trips, `visits >= 90` fetched once by a fresh context; instructions per stored row).
 ///
 /// The fetches run over a store of 10,000 trips: their cost per fetch does not grow with the
 /// store (hashed lookups), and the setup stays short under valgrind.
@@ -22,6 +23,11 @@ func runContextCallgrindOperation(_ operation: CallgrindOperation, _ count: Int)
         blackHole(try callgrindRegionFetchByName(container, (0..<count).map { records[$0 % records.count].name }))
     case .fetchAll:
         blackHole(try callgrindRegionFetchAll(try filledContainer((0..<count).map(TripRecord.make), Trip.init)))
+    case .memoryPredicate:
+        // Held past the region: its last release there would count the store's teardown.
+        let container = try filledContainer((0..<count).map(TripRecord.make), Trip.init)
+        blackHole(try callgrindRegionMemoryPredicate(container))
+        withExtendedLifetime(container) {}
     case .insertAndSave:
         let container = try ModelContainer(for: Trip.self, configurations: MemoryStoreConfiguration())
         let trips = (0..<count).map { Trip(TripRecord.make($0)) }
@@ -51,6 +57,9 @@ func tripPredicate(id: UUID) -> Predicate<Trip> { #Predicate { $0.id == id } }
 func indexedTripPredicate(name: String) -> Predicate<IndexedTrip> { #Predicate { $0.name == name } }
 
 @inline(never)
+func tripVisitsPredicate(atLeast visits: Int) -> Predicate<Trip> { #Predicate { $0.visits >= visits } }
+
+@inline(never)
 func callgrindRegionFetchByID(_ container: ModelContainer, _ ids: [UUID]) throws -> Int {
     var found = 0
     for id in ids { found &+= try ModelContext(container).fetch(FetchDescriptor<Trip>(predicate: tripPredicate(id: id))).count }
@@ -69,6 +78,11 @@ func callgrindRegionFetchByName(_ container: ModelContainer, _ names: [String]) 
 @inline(never)
 func callgrindRegionFetchAll(_ container: ModelContainer) throws -> Int {
     try ModelContext(container).fetch(FetchDescriptor<Trip>()).count
+}
+
+@inline(never)
+func callgrindRegionMemoryPredicate(_ container: ModelContainer) throws -> Int {
+    try ModelContext(container).fetch(FetchDescriptor<Trip>(predicate: tripVisitsPredicate(atLeast: 90))).count
 }
 
 @inline(never)

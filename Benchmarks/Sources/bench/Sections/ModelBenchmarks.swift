@@ -68,6 +68,7 @@ enum CallgrindOperation: String, CaseIterable {
     case observableSet = "observable-set", observableGet = "observable-get"
     /// The per-model costs of a context over MemoryStore (ContextCallgrindOperations.swift).
     case fetchByID = "fetch-by-id", fetchByName = "fetch-by-name", fetchAll = "fetch-all", insertAndSave = "insert-save"
+    case memoryPredicate = "memory-predicate"
     /// The per-row costs of the file stores (StoreCallgrindOperations.swift).
     case jsonOpen = "json-open", logSave = "log-save", logRange = "log-range", logScan = "log-scan"
     /// The per-trip cost of a read of trips with their related items, beside GRDB (RelationshipBenchmarks.swift).
@@ -116,7 +117,7 @@ func runCallgrindMode(_ arguments: [String]) throws {
         callgrindRegionObservableSet(ObservableTrip(record), count)
     case .observableGet:
         blackHole(callgrindRegionObservableGet(ObservableTrip(record), count))
-    case .fetchByID, .fetchByName, .fetchAll, .insertAndSave:
+    case .fetchByID, .fetchByName, .fetchAll, .insertAndSave, .memoryPredicate:
         try runContextCallgrindOperation(operation, count)
     case .jsonOpen, .logSave, .logRange, .logScan:
         try runStoreCallgrindOperation(operation, count)
