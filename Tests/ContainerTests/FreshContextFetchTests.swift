@@ -135,7 +135,7 @@ import Testing
             }
         }
         // The lists held each case the fast path hands over, so each was compared. (Negative
-        // controls: mutations F01 and F02 break the fast path; this test fails under each.)
+        // controls: mutations K01 and K02 break the fast path; this test fails under each.)
         #expect(fetched > 100 && failed > 10 && repeated > 50 && mismatched > 10, "\(fetched) \(failed) \(repeated) \(mismatched)")
     }
 }

@@ -738,13 +738,13 @@ MUTATIONS += [
 
 # A fetch into a context that holds no model registers each row in one hashed lookup (issue 30).
 MUTATIONS += [
-    m("F01", "context", CONTEXT_FETCH, "a fresh context's fetch returns a second instance for a row sent twice",  # FreshContextFetchTests.aFreshContextsFetchGivesWhatTheReferencePathGives
+    m("K01", "context", CONTEXT_FETCH, "a fresh context's fetch returns a second instance for a row sent twice",  # FreshContextFetchTests.aFreshContextsFetchGivesWhatTheReferencePathGives
       "        guard made else { return try materialize(snapshot, entity: entity, as: registrationType) }",
       "        guard made else { return model }"),
-    m("F02", "context", REGISTRATIONS, "a model a fresh context fetched is not tracked: its changes are not seen",  # FreshContextFetchTests.aFreshContextsFetchGivesWhatTheReferencePathGives
+    m("K02", "context", REGISTRATIONS, "a model a fresh context fetched is not tracked: its changes are not seen",  # FreshContextFetchTests.aFreshContextsFetchGivesWhatTheReferencePathGives
       "        if made { registration.backing.track(by: touches, as: identifier) }",
       "        if made, false { registration.backing.track(by: touches, as: identifier) }"),
-    m("F03", "context", CONTEXT_FETCH, "a fresh context's fetch registers a row under its stored id, not the row's identifier",  # FreshContextFetchTests.aFreshContextsFetchGivesWhatTheReferencePathGives
+    m("K03", "context", CONTEXT_FETCH, "a fresh context's fetch registers a row under its stored id, not the row's identifier",  # FreshContextFetchTests.aFreshContextsFetchGivesWhatTheReferencePathGives
       "        guard identifier == snapshot.persistentIdentifier else {",
       "        guard identifier == identifier else {"),
 ]
