@@ -58,6 +58,16 @@ extension ModelContext {
     }
 
 
+    /// Inserts a model new to every context that a relationship of a model this context holds
+    /// came to hold (`folder.items.append(item)`, `folder.items = [a, b]`,
+    /// `holder.folder = newFolder`), or whose own to-one came to hold a model this context holds
+    /// (`item.folder = folder`): SwiftData inserts it at once, so ``hasChanges``,
+    /// ``insertedModelsArray`` and fetches count it before the save, and ``rollback()`` drops it.
+    /// Its setter calls this (``ModelBacking``).
+    func insertNewlyRelated<T: PersistentModel>(_ model: T) {
+        insert(model)
+    }
+
     /// Marks a model for deletion at the next ``save()``. Deleting a model inserted since the last
     /// save forgets it and takes it out of the inverses of its relationships (a project's
     /// `tasks` no longer holds a deleted new task), so that no save stores it through them.

@@ -55,6 +55,7 @@ public final class ModelContext {
         self.container = container
         editingID = EditingState.makeID()
         registrations = RegistrationTable(context: editingID, container: container)
+        registrations.touches.owningContext = self
     }
 
     deinit {

@@ -1,0 +1,120 @@
+import DataStores
+import Foundation
+import JSONStore
+import MemoryStore
+import StoreTestSupport
+import Testing
+
+/// An adversary's defects in the context's bookkeeping around relationships, deletes, rollback
+/// and batch delete (D1–D4, D6), on MemoryStore and on the JSON store (reopened: what is read
+/// back is what the store holds).
+@Model final class BkFolder {
+    var title: String
+    @Relationship(deleteRule: .cascade, inverse: \BkItem.folder) var items: [BkItem] = []
+    init(title: String) { self.title = title }
+}
+
+@Model final class BkItem {
+    var label: String
+    var folder: BkFolder?
+    init(label: String) { self.label = label }
+}
+
+/// A model outside the containers' schema.
+@Model final class BkOutsider {
+    var name: String
+    init(name: String) { self.name = name }
+}
+
+enum BookkeepingStore: String, CaseIterable, CustomTestStringConvertible {
+    case memory, json
+    var testDescription: String { rawValue }
+
+    /// Opens the container again each call (the JSON store from its file; MemoryStore's is the same container).
+    func opener() throws -> () throws -> ModelContainer {
+        switch self {
+        case .memory:
+            let container = try ModelContainer(for: BkFolder.self, BkItem.self, configurations: MemoryStoreConfiguration())
+            return { container }
+        case .json:
+            let url = try temporaryDirectory().appending(path: "store.json")
+            return { try ModelContainer(for: BkFolder.self, BkItem.self, configurations: JSONStoreConfiguration(url: url)) }
+        }
+    }
+}
+
+@Suite struct ContextBookkeepingTests {
+    /// The report's setup: a folder inserted and saved, held by `context`.
+    private func setUp(_ kind: BookkeepingStore) throws -> (open: () throws -> ModelContainer, context: ModelContext, folder: BkFolder) {
+        let open = try kind.opener()
+        let context = ModelContext(try open())
+        let folder = BkFolder(title: "F")
+        context.insert(folder)
+        try context.save()
+        return (open, context, folder)
+    }
+
+    /// What a fresh context on the reopened container reads: each folder's title and its items' labels.
+    private func stored(_ open: () throws -> ModelContainer) throws -> [String: [String]] {
+        let fresh = ModelContext(try open())
+        var result: [String: [String]] = [:]
+        for folder in try fresh.fetch(FetchDescriptor<BkFolder>()) { result[folder.title] = folder.items.map(\.label).sorted() }
+        let items = try fresh.fetch(FetchDescriptor<BkItem>())
+        #expect(items.allSatisfy { item in item.folder.map { $0.items.contains { $0 === item } } ?? true })
+        result["(items)"] = items.map(\.label).sorted()
+        return result
+    }
+
+    // MARK: D3: a new model related to a held one is inserted at once
+
+    @Test(arguments: BookkeepingStore.allCases)
+    func aNewModelSetToAHeldModelThroughItsToOneIsInsertedAtOnce(_ kind: BookkeepingStore) throws {
+        let (open, context, folder) = try setUp(kind)
+        let item = BkItem(label: "x")
+        item.folder = folder
+        #expect(context.hasChanges)
+        #expect(context.insertedModelsArray.map { $0 as AnyObject }.contains { $0 === item })
+        #expect(try context.fetchCount(FetchDescriptor<BkItem>()) == 1)
+        #expect(try context.fetch(FetchDescriptor<BkItem>()).first === item)
+        try context.save()
+        #expect(try stored(open) == ["F": ["x"], "(items)": ["x"]])
+    }
+
+    @Test(arguments: BookkeepingStore.allCases)
+    func aNewModelAppendedToAHeldModelsToManyIsInsertedAtOnce(_ kind: BookkeepingStore) throws {
+        let (open, context, folder) = try setUp(kind)
+        let item = BkItem(label: "x")
+        folder.items.append(item)
+        #expect(context.insertedModelsArray.map { $0 as AnyObject }.contains { $0 === item })
+        #expect(try context.fetchCount(FetchDescriptor<BkItem>()) == 1)
+        try context.save()
+        #expect(try stored(open) == ["F": ["x"], "(items)": ["x"]])
+    }
+
+    @Test(arguments: BookkeepingStore.allCases)
+    func newModelsInAnArrayAssignedWholeAreInsertedAtOnce(_ kind: BookkeepingStore) throws {
+        let (open, context, folder) = try setUp(kind)
+        let (a, b) = (BkItem(label: "a"), BkItem(label: "b"))
+        folder.items = [a, b]
+        let inserted = context.insertedModelsArray.map { $0 as AnyObject }
+        #expect(inserted.count == 2 && inserted.contains { $0 === a } && inserted.contains { $0 === b })
+        #expect(try context.fetchCount(FetchDescriptor<BkItem>()) == 2)
+        try context.save()
+        #expect(try stored(open) == ["F": ["a", "b"], "(items)": ["a", "b"]])
+    }
+
+    /// The other direction of a to-one: a held model's to-one set to a new model.
+    @Test(arguments: BookkeepingStore.allCases)
+    func aNewModelSetAsAHeldModelsToOneIsInsertedAtOnce(_ kind: BookkeepingStore) throws {
+        let (open, context, folder) = try setUp(kind)
+        let item = BkItem(label: "x")
+        folder.items.append(item)
+        try context.save()
+        let other = BkFolder(title: "G")
+        item.folder = other
+        #expect(context.insertedModelsArray.map { $0 as AnyObject }.contains { $0 === other })
+        #expect(try context.fetchCount(FetchDescriptor<BkFolder>()) == 2)
+        try context.save()
+        #expect(try stored(open) == ["F": [], "G": ["x"], "(items)": ["x"]])
+    }
+}
