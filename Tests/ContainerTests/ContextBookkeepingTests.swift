@@ -117,4 +117,34 @@ enum BookkeepingStore: String, CaseIterable, CustomTestStringConvertible {
         try context.save()
         #expect(try stored(open) == ["F": [], "G": ["x"], "(items)": ["x"]])
     }
+
+    // MARK: D2: rollback drops a new model linked through its own to-one
+
+    @Test(arguments: BookkeepingStore.allCases)
+    func rollbackDropsANewModelLinkedThroughItsToOne(_ kind: BookkeepingStore) throws {
+        let (open, context, folder) = try setUp(kind)
+        let item = BkItem(label: "draft")
+        item.folder = folder
+        context.rollback()
+        #expect(!context.hasChanges)
+        #expect(context.insertedModelsArray.isEmpty)
+        try context.save()
+        folder.title = "later"
+        try context.save()
+        #expect(try stored(open) == ["later": [], "(items)": []])
+        withExtendedLifetime(item) {}
+    }
+
+    @Test(arguments: BookkeepingStore.allCases)
+    func rollbackDropsANewModelAppendedToAToMany(_ kind: BookkeepingStore) throws {
+        let (open, context, folder) = try setUp(kind)
+        let item = BkItem(label: "draft")
+        folder.items.append(item)
+        context.rollback()
+        #expect(folder.items.isEmpty)
+        #expect(!context.hasChanges)
+        try context.save()
+        #expect(try stored(open) == ["F": [], "(items)": []])
+        withExtendedLifetime(item) {}
+    }
 }

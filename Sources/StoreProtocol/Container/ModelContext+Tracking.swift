@@ -178,8 +178,10 @@ extension ModelContext {
         registrations.mayHaveChanged().filter { $0.state == .persisted && ((try? $0.isDirty()) ?? true) }.map(\.model)
     }
 
-    /// Drops pending changes: forgets unsaved inserts, cancels deletions, and returns changed
-    /// models to their last saved values.
+    /// Drops pending changes: forgets unsaved inserts (those inserted through a relationship
+    /// too: a new model whose to-one was set to a held model stays set, and is not saved), cancels
+    /// deletions, and returns changed models to their last saved values (their relationships
+    /// too).
     public func rollback() {
         unknownInserts.removeAll()
         deletedWhileNew.removeAll()
@@ -189,7 +191,11 @@ extension ModelContext {
         undo?.checkpoint.removeAll()
         for registration in registrations.mayHaveChanged(inOrder: false) {
             switch registration.state {
-            case .inserted: registrations[registration.model.persistentModelID] = nil
+            case .inserted:
+                registrations[registration.model.persistentModelID] = nil
+                // Its to-one may still name a held model: no longer a new model that refers to
+                // it, which the next save would insert again (`item.folder = folder; rollback()`).
+                forgetAsReferrer(registration.model, registration.entity)
             case .deleted, .persisted:
                 registration.state = .persisted
                 if let baseline = registration.baseline { try? restore(registration, to: baseline) }
