@@ -147,4 +147,41 @@ enum BookkeepingStore: String, CaseIterable, CustomTestStringConvertible {
         #expect(try stored(open) == ["F": [], "(items)": []])
         withExtendedLifetime(item) {}
     }
+
+    // MARK: D1: a new model deleted before a save leaves its related model saveable
+
+    @Test(arguments: BookkeepingStore.allCases, [false, true])
+    func deletingANewLinkedModelBeforeASaveLeavesItsOwnerSaveable(_ kind: BookkeepingStore, throughToOne: Bool) throws {
+        let (open, context, folder) = try setUp(kind)
+        var keep: [BkItem] = []
+        let item = BkItem(label: "x")
+        keep.append(item)
+        if throughToOne { item.folder = folder } else { folder.items.append(item) }
+        context.delete(item)
+        try context.save()
+        folder.title = "renamed"
+        try context.save()
+        #expect(!context.hasChanges)
+        #expect(try stored(open) == ["renamed": [], "(items)": []])
+        #expect(keep.count == 1)
+    }
+
+    /// The message names the relationship of the model that holds the deleted one: here the
+    /// deleted item's own to-one, not a relationship of the folder (which has none named so).
+    @Test(arguments: BookkeepingStore.allCases)
+    func aDeletedModelReferringThroughItsToOneIsNamedWithItsOwnRelationship(_ kind: BookkeepingStore) throws {
+        let (_, context, folder) = try setUp(kind)
+        let item = BkItem(label: "x")
+        folder.items.append(item)
+        try context.save()
+        context.delete(item)
+        try context.save()
+        item.folder = folder
+        folder.title = "renamed"
+        let error = #expect(throws: ModelContextError.self) { try context.save() }
+        let message = error.map { "\($0)" } ?? ""
+        #expect(error?.code == .deletedModel)
+        #expect(message.contains("\(item.persistentModelID)'s relationship `folder`"), "\(message)")
+        #expect(!message.contains("\(folder.persistentModelID)'s relationship `folder`"), "\(message)")
+    }
 }
