@@ -184,4 +184,24 @@ enum BookkeepingStore: String, CaseIterable, CustomTestStringConvertible {
         #expect(message.contains("\(item.persistentModelID)'s relationship `folder`"), "\(message)")
         #expect(!message.contains("\(folder.persistentModelID)'s relationship `folder`"), "\(message)")
     }
+
+    // MARK: D4: a batch delete takes the deleted models out of held relationships
+
+    @Test(arguments: BookkeepingStore.allCases)
+    func aBatchDeleteTakesTheDeletedModelsOutOfHeldRelationships(_ kind: BookkeepingStore) throws {
+        let (open, context, folder) = try setUp(kind)
+        folder.items.append(BkItem(label: "a"))
+        folder.items.append(BkItem(label: "b"))
+        try context.save()
+        try context.delete(model: BkItem.self, where: #Predicate { $0.label == "a" })
+        #expect(folder.items.map(\.label) == ["b"])
+        #expect(!context.hasChanges)
+        _ = try context.fetch(FetchDescriptor<BkFolder>())
+        #expect(folder.items.map(\.label) == ["b"])
+        try context.delete(model: BkItem.self)
+        #expect(folder.items.isEmpty)
+        folder.title = "F2"
+        try context.save()
+        #expect(try stored(open) == ["F2": [], "(items)": []])
+    }
 }

@@ -97,22 +97,70 @@ extension ModelContext {
     }
 
     /// Deletes every stored model of a type that a predicate selects, in one transaction, and
-    /// forgets registered instances of them.
+    /// forgets registered instances of them (those the predicate selects with their values
+    /// here), and takes those out of the relationships of the models the context holds, as
+    /// SwiftData does: `folder.items` no longer holds a deleted item, and is no change to save.
     /// - Throws: what the store throws; ``DataStoreError/Code/readOnly`` for a read-only store.
+    /// - Complexity: one store request, and O(*n*) for the *n* models the context holds.
     public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil) throws {
         let index = try container.storeIndex(for: T.self)
         try requireWritable(index)
         let store = container.stores[index]
         try store.delete(DataStoreBatchDeleteRequest<T>(editingState: editingState, predicate: predicate))
+        var deleted = Set<PersistentIdentifier>()
         for (id, registration) in registrations.byIdentifier where registration.model is T {
             if let predicate {
                 guard let model = registration.model as? T, (try? predicate.evaluate(model)) == true else { continue }
             }
             registrations.forgetDeleted(id)
+            deleted.insert(id)
+            // Its to-one still names the held model; no longer a model that refers to it, which
+            // the next save would refuse to store again.
+            forgetAsReferrer(registration.model, registration.entity)
+        }
+        if !deleted.isEmpty { takeOutOfHeldRelationships(deleted, ofEntityNamed: T.entityName) }
+    }
+
+    /// Takes the models `deleted` (of one entity, deleted from its store) out of the relationships
+    /// of every model the context holds, and out of their baselines, so that the store's rows and
+    /// the models agree without a change to save: a relationship that held one is as if fetched
+    /// again. A model with unsaved changes keeps them.
+    private func takeOutOfHeldRelationships(_ deleted: Set<PersistentIdentifier>, ofEntityNamed entityName: String) {
+        for registration in Array(registrations.byIdentifier.values) {
+            let entity = registration.entity
+            guard entity.relationships.contains(where: { $0.destination == entityName }) else { continue }
+            let wasSettled = registration.isSettled
+            let inStep = registration.relationshipsInStep
+            var baseline = registration.baseline
+            var changed = false
+            for relationship in entity.relationships where relationship.destination == entityName {
+                if let access = entity.relationshipAccess[relationship.name] {
+                    let members = access.members(registration.model)
+                    if members.contains(where: { deleted.contains($0.persistentModelID) }) {
+                        access.setMembers(registration.model, members.filter { !deleted.contains($0.persistentModelID) })
+                        changed = true
+                    }
+                }
+                if let stored = baseline {
+                    let keys = relationship.identifiers(in: stored)
+                    if keys.contains(where: deleted.contains) {
+                        let kept = keys.filter { !deleted.contains($0) }.map(\.primaryKey)
+                        baseline?[relationship.name] = relationship.isToMany ? .array(kept) : kept.first
+                        changed = true
+                    }
+                }
+            }
+            guard changed else { continue }
+            registration.baseline = baseline
+            registration.relationshipsInStep = inStep?.mapValues { $0.filter { !deleted.contains($0) } }
+            // Unchanged before, it holds its (pruned) baseline now.
+            if wasSettled { registration.settle() } else { registrations.unsettle(registration.model.persistentModelID) }
         }
     }
 
-    /// Whether a ``save()`` would change anything.
+    /// Whether a ``save()`` would change anything (or throw for a pending insert of a model whose
+    /// type the schema does not hold). A new model related to a model the context holds counts from
+    /// the set that related them: it is inserted then, as SwiftData does.
     /// - Complexity: one encode for each inserted or deleted model and each model set since it
     ///   was fetched or saved. Unchanged models cost nothing.
     public var hasChanges: Bool {
