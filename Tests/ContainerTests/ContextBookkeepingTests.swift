@@ -204,4 +204,21 @@ enum BookkeepingStore: String, CaseIterable, CustomTestStringConvertible {
         try context.save()
         #expect(try stored(open) == ["F2": [], "(items)": []])
     }
+
+    // MARK: D6: an insert outside the schema is a pending change
+
+    @Test(arguments: BookkeepingStore.allCases)
+    func anInsertOutsideTheSchemaIsAPendingChange(_ kind: BookkeepingStore) throws {
+        let (open, context, _) = try setUp(kind)
+        let outsider = BkOutsider(name: "o")
+        context.insert(outsider)
+        #expect(context.hasChanges)
+        #expect(context.insertedModelsArray.map { $0 as AnyObject }.contains { $0 === outsider })
+        #expect(throws: DataStoreError.self) { try context.save() }
+        context.rollback()
+        #expect(!context.hasChanges)
+        #expect(context.insertedModelsArray.isEmpty)
+        try context.save()
+        #expect(try stored(open) == ["F": [], "(items)": []])
+    }
 }

@@ -47,8 +47,11 @@ extension ModelContext {
             return
         }
         guard let entity = schemaEntity else {
-            // Unknown types are reported by save(), which can throw.
-            unknownInserts.append(T.entityName)
+            // Unknown types are reported by save(), which can throw; till then a pending insert.
+            if !unknownInserts.contains(where: { $0 === model }) {
+                unknownInserts.append(model)
+                autosave.changeWasMade()
+            }
             return
         }
         let registration = TypedRegistration(model: model, entity: entity, baseline: nil, state: .inserted, order: takeOrder())
@@ -88,8 +91,12 @@ extension ModelContext {
             }
             return
         }
-        guard let entity = container.schema.entity(for: T.self),
-              let values = try? model.storedValues() else { return }
+        guard let entity = container.schema.entity(for: T.self) else {
+            // Inserted outside the schema: no longer an insert for save() to refuse.
+            unknownInserts.removeAll { $0 === model }
+            return
+        }
+        guard let values = try? model.storedValues() else { return }
         let registration = TypedRegistration(model: model, entity: entity, baseline: values, state: .deleted, order: takeOrder())
         registration.deleteOrder = registration.order
         registrations[id] = registration
@@ -164,7 +171,7 @@ extension ModelContext {
     /// - Complexity: one encode for each inserted or deleted model and each model set since it
     ///   was fetched or saved. Unchanged models cost nothing.
     public var hasChanges: Bool {
-        !secondInstances.isEmpty || registrations.mayHaveChanged(inOrder: false).contains { (try? $0.isDirty()) ?? true }
+        !secondInstances.isEmpty || !unknownInserts.isEmpty || registrations.mayHaveChanged(inOrder: false).contains { (try? $0.isDirty()) ?? true }
     }
 
     /// Forgets stored models that are unchanged and that nothing but the context holds (no
@@ -211,9 +218,10 @@ extension ModelContext {
         lookedAtByLastSave = []
     }
 
-    /// Models inserted and not yet saved.
+    /// Models inserted and not yet saved, in the order inserted; those whose types the schema
+    /// does not hold (which ``save()`` throws for) last.
     public var insertedModelsArray: [any PersistentModel] {
-        registrations.mayHaveChanged().filter { $0.state == .inserted }.map(\.model)
+        registrations.mayHaveChanged().filter { $0.state == .inserted }.map(\.model) + unknownInserts
     }
 
     /// Models deleted and not yet saved.
