@@ -247,8 +247,8 @@ MUTATIONS = [
     m("I02", "context", "Sources/StoreProtocol/Container/ModelContext+Enumerate.swift", "enumerate's mutation check is skipped when the context had changes",  # EnumerateMutationCheckTests
       "let before = allowEscapingMutations ? nil : try unsavedChanges()", "let before = allowEscapingMutations || hasChanges ? nil : try unsavedChanges()"),
     m("R13", "context", RELATIONSHIPS, "a model another context tracks is inserted into this one through a relationship",
-      "        if let refusal = refusal(of: member, in: relationship, of: owner) { return refusal }",
-      "        if false, let refusal = refusal(of: member, in: relationship, of: owner) { return refusal }"),
+      "        if let refusal = refusal(of: member, in: relationship, of: owner, asReferrer: asReferrer) { return refusal }",
+      "        if false, let refusal = refusal(of: member, in: relationship, of: owner, asReferrer: asReferrer) { return refusal }"),
     m("R14", "context", REGISTRATIONS, "a model deleted and saved is forgotten, so a relationship stores it again",
       "release(old, deleted: true)", "release(old)"),
 
@@ -283,6 +283,18 @@ MUTATIONS = [
       "try checkPredicateTokens(descriptor, sources: sources)", "_ = sources"),
     m("H14", "history", "Sources/StoreProtocol/History/HistoryDescriptor.swift", "a history limit of 0 returns one transaction",
       "if sortBy.isEmpty, let fetchLimit, fetchLimit <= 0 { return result }", "_ = result"),
+
+    # The context's bookkeeping around relationships (ContextBookkeepingTests).
+    m("H15", "context", BACKING, "a new model appended to a held model's to-many is not inserted until the save",
+      "        if isTracked { insertNewMembers(model[keyPath: keyPath], appendedOnly: true) }", ""),
+    m("H16", "context", CONTEXT_TRACKING, "rollback leaves a dropped insert a referrer of the held model, so a save stores it",
+      "                forgetAsReferrer(registration.model, registration.entity)\n", ""),
+    m("H17", "context", CONTEXT_TRACKING, "a batch delete leaves the deleted models in the held models' relationships",
+      "        if !deleted.isEmpty { takeOutOfHeldRelationships(deleted, ofEntityNamed: T.entityName) }", ""),
+    m("H18", "context", CONTEXT_TRACKING, "an insert outside the schema is no pending change",
+      "!secondInstances.isEmpty || !unknownInserts.isEmpty ||", "!secondInstances.isEmpty ||"),
+    m("H19", "context", BACKING, "a new model set to a held model through its to-one is not inserted at once",
+      "                context.insertNewlyRelated(model)\n", "                _ = context\n"),
 
     # The context: identity map, change tracking, rollback, ordering.
     m("C14", "context", CONTEXT_SAVE, "a model let go is forgotten before inverses are in step",

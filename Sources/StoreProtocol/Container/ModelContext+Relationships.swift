@@ -267,7 +267,8 @@ extension ModelContext {
                 }
             }
             for referrer in newReferrers(of: registration) {
-                if let refused = insertRelated(referrer.model, in: referrer.relationship, of: referrer.registration, into: &pending) {
+                if let refused = insertRelated(referrer.model, in: referrer.relationship, of: referrer.registration, asReferrer: true,
+                                               into: &pending) {
                     refusals.append(refused)
                 }
             }
@@ -284,11 +285,12 @@ extension ModelContext {
 
     /// Inserts `member` of `relationship` of `owner`'s model unless the context holds it, adding
     /// its registration to `pending`; returns why it must not be inserted, if it must not.
+    /// With `asReferrer`, `member` is a model whose own to-one `relationship` holds `owner`'s model.
     private func insertRelated(_ member: any PersistentModel, in relationship: Schema.Relationship, of owner: Registration,
-                               into pending: inout [Registration]) -> ModelContextError? {
+                               asReferrer: Bool = false, into pending: inout [Registration]) -> ModelContextError? {
         let id = member.persistentModelID
         if let known = registrations[id], known.model === member { return nil }
-        if let refusal = refusal(of: member, in: relationship, of: owner) { return refusal }
+        if let refusal = refusal(of: member, in: relationship, of: owner, asReferrer: asReferrer) { return refusal }
         insertAny(member)
         if let inserted = registrations[id], inserted.model === member { pending.append(inserted) }
         return nil
@@ -321,22 +323,30 @@ extension ModelContext {
     }
 
     /// Why a model this context does not hold must not enter `relationship` of `owner`'s model,
-    /// or `nil` when it is new to every context and may be inserted with it.
+    /// or `nil` when it is new to every context and may be inserted with it. With `asReferrer`,
+    /// `relationship` is `member`'s own to-one, which holds `owner`'s model: the messages name it so.
     private func refusal(of member: any PersistentModel, in relationship: Schema.Relationship,
-                         of owner: Registration) -> ModelContextError? {
+                         of owner: Registration, asReferrer: Bool = false) -> ModelContextError? {
         let id = member.persistentModelID
-        let place = "\(owner.model.persistentModelID)'s relationship `\(relationship.name)`"
+        let ownerID = owner.model.persistentModelID
+        // "<lead> <what is wrong with `member`>", naming the relationship of the model that has it.
+        let lead = asReferrer
+            ? "\(id)'s relationship `\(relationship.name)` holds \(ownerID), which this context holds; \(id) is a model"
+            : "\(ownerID)'s relationship `\(relationship.name)` holds \(id), a model"
+        let remedy = asReferrer
+            ? "Set its `\(relationship.name)` to nil or to another model"
+            : "Remove it from the relationship"
         let other = ModelOwner.of(member)
         let here = "this ModelContext (\(editingID)\(author.map { ", author '\($0)'" } ?? ""))"
         if let other, other.context == nil {
             let store = other.container === container ? "this container's store" : "the store of another container (\(Self.describeStores(of: other.container)))"
             return ModelContextError(.deletedModel,
-                "\(place) holds \(id), which was deleted from \(store) and saved; saving it would store the deleted model "
-                + "again. Remove it from the relationship, or insert a new model; nothing was saved.")
+                "\(lead) which was deleted from \(store) and saved; saving it would store the deleted model "
+                + "again. \(remedy), or insert a new model; nothing was saved.")
         }
         if let other, other.container !== container {
             return ModelContextError(.modelOfAnotherContext,
-                "\(place) holds \(id), which \(other.contextDescription) of another container tracks (its stores: "
+                "\(lead) which \(other.contextDescription) of another container tracks (its stores: "
                 + "\(Self.describeStores(of: other.container)); this context's: \(Self.describeStores(of: container))); saving it here "
                 + "would copy it into this container's store and leave one instance tracked by two contexts. Relate a model of "
                 + "this container (fetch or insert it in \(here)); nothing was saved.")
@@ -344,12 +354,12 @@ extension ModelContext {
         if let held = registrations[id], held.model !== member {
             let whose = other.map { "\($0.contextDescription)'s instance" } ?? "an instance this context does not track"
             return ModelContextError(.modelOfAnotherContext,
-                "\(place) holds \(whose) of \(id), which \(here) holds as another instance; saving it would leave the two "
+                "\(lead) of which \(here) holds another instance (this one is \(whose)); saving it would leave the two "
                 + "instances disagreeing. Relate the instance this context holds (context.model(for:)); nothing was saved.")
         }
         if let other, other.context != editingID {
             return ModelContextError(.modelOfAnotherContext,
-                "\(place) holds \(id), which \(other.contextDescription) tracks; relating it here would leave one instance "
+                "\(lead) which \(other.contextDescription) tracks; relating it here would leave one instance "
                 + "tracked by two contexts. Relate this context's instance (context.model(for: \(id))); nothing was saved.")
         }
         return nil

@@ -51,7 +51,7 @@ extension ModelContext {
     ///   throws. A store that throws is left as it was and this context keeps the changes meant
     ///   for it; with several stores, stores saved before the failing one keep their saves.
     public func save() throws {
-        if let unknown = unknownInserts.first { throw DataStoreError.unknownEntity(unknown, in: container.schema) }
+        if let unknown = unknownInserts.first { throw DataStoreError.unknownEntity(type(of: unknown).entityName, in: container.schema) }
         if let refusal = foreignInserts.first { throw refusal }
         try mergeSecondInstances()
         try processPendingChanges()

@@ -47,8 +47,11 @@ extension ModelContext {
             return
         }
         guard let entity = schemaEntity else {
-            // Unknown types are reported by save(), which can throw.
-            unknownInserts.append(T.entityName)
+            // Unknown types are reported by save(), which can throw; till then a pending insert.
+            if !unknownInserts.contains(where: { $0 === model }) {
+                unknownInserts.append(model)
+                autosave.changeWasMade()
+            }
             return
         }
         let registration = TypedRegistration(model: model, entity: entity, baseline: nil, state: .inserted, order: takeOrder())
@@ -57,6 +60,16 @@ extension ModelContext {
         autosave.changeWasMade()
     }
 
+
+    /// Inserts a model new to every context that a relationship of a model this context holds
+    /// came to hold (`folder.items.append(item)`, `folder.items = [a, b]`,
+    /// `holder.folder = newFolder`), or whose own to-one came to hold a model this context holds
+    /// (`item.folder = folder`): SwiftData inserts it at once, so ``hasChanges``,
+    /// ``insertedModelsArray`` and fetches count it before the save, and ``rollback()`` drops it.
+    /// Its setter calls this (``ModelBacking``).
+    func insertNewlyRelated<T: PersistentModel>(_ model: T) {
+        insert(model)
+    }
 
     /// Marks a model for deletion at the next ``save()``. Deleting a model inserted since the last
     /// save forgets it and takes it out of the inverses of its relationships (a project's
@@ -78,8 +91,12 @@ extension ModelContext {
             }
             return
         }
-        guard let entity = container.schema.entity(for: T.self),
-              let values = try? model.storedValues() else { return }
+        guard let entity = container.schema.entity(for: T.self) else {
+            // Inserted outside the schema: no longer an insert for save() to refuse.
+            unknownInserts.removeAll { $0 === model }
+            return
+        }
+        guard let values = try? model.storedValues() else { return }
         let registration = TypedRegistration(model: model, entity: entity, baseline: values, state: .deleted, order: takeOrder())
         registration.deleteOrder = registration.order
         registrations[id] = registration
@@ -87,26 +104,74 @@ extension ModelContext {
     }
 
     /// Deletes every stored model of a type that a predicate selects, in one transaction, and
-    /// forgets registered instances of them.
+    /// forgets registered instances of them (those the predicate selects with their values
+    /// here), and takes those out of the relationships of the models the context holds, as
+    /// SwiftData does: `folder.items` no longer holds a deleted item, and is no change to save.
     /// - Throws: what the store throws; ``DataStoreError/Code/readOnly`` for a read-only store.
+    /// - Complexity: one store request, and O(*n*) for the *n* models the context holds.
     public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil) throws {
         let index = try container.storeIndex(for: T.self)
         try requireWritable(index)
         let store = container.stores[index]
         try store.delete(DataStoreBatchDeleteRequest<T>(editingState: editingState, predicate: predicate))
+        var deleted = Set<PersistentIdentifier>()
         for (id, registration) in registrations.byIdentifier where registration.model is T {
             if let predicate {
                 guard let model = registration.model as? T, (try? predicate.evaluate(model)) == true else { continue }
             }
             registrations.forgetDeleted(id)
+            deleted.insert(id)
+            // Its to-one still names the held model; no longer a model that refers to it, which
+            // the next save would refuse to store again.
+            forgetAsReferrer(registration.model, registration.entity)
+        }
+        if !deleted.isEmpty { takeOutOfHeldRelationships(deleted, ofEntityNamed: T.entityName) }
+    }
+
+    /// Takes the models `deleted` (of one entity, deleted from its store) out of the relationships
+    /// of every model the context holds, and out of their baselines, so that the store's rows and
+    /// the models agree without a change to save: a relationship that held one is as if fetched
+    /// again. A model with unsaved changes keeps them.
+    private func takeOutOfHeldRelationships(_ deleted: Set<PersistentIdentifier>, ofEntityNamed entityName: String) {
+        for registration in Array(registrations.byIdentifier.values) {
+            let entity = registration.entity
+            guard entity.relationships.contains(where: { $0.destination == entityName }) else { continue }
+            let wasSettled = registration.isSettled
+            let inStep = registration.relationshipsInStep
+            var baseline = registration.baseline
+            var changed = false
+            for relationship in entity.relationships where relationship.destination == entityName {
+                if let access = entity.relationshipAccess[relationship.name] {
+                    let members = access.members(registration.model)
+                    if members.contains(where: { deleted.contains($0.persistentModelID) }) {
+                        access.setMembers(registration.model, members.filter { !deleted.contains($0.persistentModelID) })
+                        changed = true
+                    }
+                }
+                if let stored = baseline {
+                    let keys = relationship.identifiers(in: stored)
+                    if keys.contains(where: deleted.contains) {
+                        let kept = keys.filter { !deleted.contains($0) }.map(\.primaryKey)
+                        baseline?[relationship.name] = relationship.isToMany ? .array(kept) : kept.first
+                        changed = true
+                    }
+                }
+            }
+            guard changed else { continue }
+            registration.baseline = baseline
+            registration.relationshipsInStep = inStep?.mapValues { $0.filter { !deleted.contains($0) } }
+            // Unchanged before, it holds its (pruned) baseline now.
+            if wasSettled { registration.settle() } else { registrations.unsettle(registration.model.persistentModelID) }
         }
     }
 
-    /// Whether a ``save()`` would change anything.
+    /// Whether a ``save()`` would change anything (or throw for a pending insert of a model whose
+    /// type the schema does not hold). A new model related to a model the context holds counts from
+    /// the set that related them: it is inserted then, as SwiftData does.
     /// - Complexity: one encode for each inserted or deleted model and each model set since it
     ///   was fetched or saved. Unchanged models cost nothing.
     public var hasChanges: Bool {
-        !secondInstances.isEmpty || registrations.mayHaveChanged(inOrder: false).contains { (try? $0.isDirty()) ?? true }
+        !secondInstances.isEmpty || !unknownInserts.isEmpty || registrations.mayHaveChanged(inOrder: false).contains { (try? $0.isDirty()) ?? true }
     }
 
     /// Forgets stored models that are unchanged and that nothing but the context holds (no
@@ -153,9 +218,10 @@ extension ModelContext {
         lookedAtByLastSave = []
     }
 
-    /// Models inserted and not yet saved.
+    /// Models inserted and not yet saved, in the order inserted; those whose types the schema
+    /// does not hold (which ``save()`` throws for) last.
     public var insertedModelsArray: [any PersistentModel] {
-        registrations.mayHaveChanged().filter { $0.state == .inserted }.map(\.model)
+        registrations.mayHaveChanged().filter { $0.state == .inserted }.map(\.model) + unknownInserts
     }
 
     /// Models deleted and not yet saved.
@@ -168,8 +234,10 @@ extension ModelContext {
         registrations.mayHaveChanged().filter { $0.state == .persisted && ((try? $0.isDirty()) ?? true) }.map(\.model)
     }
 
-    /// Drops pending changes: forgets unsaved inserts, cancels deletions, and returns changed
-    /// models to their last saved values.
+    /// Drops pending changes: forgets unsaved inserts (those inserted through a relationship
+    /// too: a new model whose to-one was set to a held model stays set, and is not saved), cancels
+    /// deletions, and returns changed models to their last saved values (their relationships
+    /// too).
     public func rollback() {
         unknownInserts.removeAll()
         deletedWhileNew.removeAll()
@@ -179,7 +247,11 @@ extension ModelContext {
         undo?.checkpoint.removeAll()
         for registration in registrations.mayHaveChanged(inOrder: false) {
             switch registration.state {
-            case .inserted: registrations[registration.model.persistentModelID] = nil
+            case .inserted:
+                registrations[registration.model.persistentModelID] = nil
+                // Its to-one may still name a held model: no longer a new model that refers to
+                // it, which the next save would insert again (`item.folder = folder; rollback()`).
+                forgetAsReferrer(registration.model, registration.entity)
             case .deleted, .persisted:
                 registration.state = .persisted
                 if let baseline = registration.baseline { try? restore(registration, to: baseline) }

@@ -36,8 +36,10 @@ public final class ModelContext {
     var saveObservers: [AsyncStream<SaveSummary>.Continuation] = []
     /// The undo manager and its checkpoint, when ``undoManager`` is set.
     var undo: UndoRecorder?
-    /// Entity names of inserted models the schema does not hold; `save()` throws for them.
-    var unknownInserts: [String] = []
+    /// Inserted models whose types the schema does not hold, in the order inserted: pending
+    /// inserts (``ModelContext/hasChanges``, ``ModelContext/insertedModelsArray``) that `save()`
+    /// throws for, until deleted or rolled back.
+    var unknownInserts: [any PersistentModel] = []
     /// Models inserted while the context held another instance with their id, in the order
     /// inserted (not registered): `save()` gives the held instances their values (an upsert).
     var secondInstances: [Registration] = []
@@ -55,6 +57,7 @@ public final class ModelContext {
         self.container = container
         editingID = EditingState.makeID()
         registrations = RegistrationTable(context: editingID, container: container)
+        registrations.touches.owningContext = self
     }
 
     deinit {

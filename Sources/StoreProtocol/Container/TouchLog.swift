@@ -25,6 +25,10 @@ final class TouchLog {
         self.container = container
     }
 
+    /// The context, which inserts the new models a relationship of a model it tracks comes to
+    /// hold (``ModelContext/insertNewlyRelated(_:)``). Weak: the context holds its log.
+    weak var owningContext: ModelContext?
+
     /// The context's autosave, told of each change (``ModelContext/autosaveEnabled``).
     weak var autosave: AutosaveState?
 

@@ -92,21 +92,95 @@ public final class ModelBacking {
         noteReferrer(model, keyPath: keyPath)
     }
 
-    /// Tells the model `model` now refers to through `keyPath` that `model` does. When `model`
-    /// is new to every context and the related model is tracked by one, that context is told
-    /// too: the related model may be settled (unchanged since fetched or saved), and only the
-    /// context's next pass over what changed would find `model` through it (to insert it, and
-    /// to close an undo group with it rather than undo the group before).
+    /// Tells the model `model` now refers to through `keyPath` that `model` does, and inserts a
+    /// new model into the context that tracks the other one, as SwiftData does: `item.folder =
+    /// folder` with `folder` held by a context inserts `item` there at once (it is counted by
+    /// ``ModelContext/hasChanges``, listed, fetched), and so does `item.folder = newFolder` with
+    /// `item` held. A model deleted from its store by a save is not inserted again: the related
+    /// model's context is told, and its next ``ModelContext/processPendingChanges()`` refuses it.
     @usableFromInline
     func noteReferrer<M: PersistentModel, D: PersistentModel>(_ model: M, keyPath: KeyPath<M, D?>) {
-        guard let destination = model[keyPath: keyPath]?.persistentBackingData, destination !== self else { return }
+        guard let related = model[keyPath: keyPath] else { return }
+        let destination = related.persistentBackingData
+        guard destination !== self else { return }
         let key = ObjectIdentifier(model)
         let isNew = destination.referrers[key]?.model !== model
         destination.referrers[key] = WeakModel(model: model)
-        if isNew, tracker == nil, let log = destination.tracker, let identifier = destination.trackedIdentifier {
-            log.appendReferred(identifier)
+        if tracker == nil, let log = destination.tracker {
+            if deletion == nil, let context = log.owningContext {
+                context.insertNewlyRelated(model)
+            } else if isNew, let identifier = destination.trackedIdentifier {
+                log.appendReferred(identifier)
+            }
+        } else if let context = tracker?.owningContext, destination.isNewToEveryContext {
+            context.insertNewlyRelated(related)
         }
     }
+
+    /// A to-many relationship set whole: as `withMutation(of:keyPath:at:_:)`, and the members new
+    /// to every context are inserted into the context that tracks this model, as SwiftData does
+    /// (`folder.items = [a, b]`).
+    @inlinable
+    public func withMutation<M: PersistentModel & Observable, D: PersistentModel, T>(
+        of model: M, keyPath: KeyPath<M, [D]>, at index: Int, _ mutation: () throws -> T
+    ) rethrows -> T {
+        markChanged(index)
+        let result = try registrar.withMutation(of: model, keyPath: keyPath, mutation)
+        if isTracked { insertNewMembers(model[keyPath: keyPath], appendedOnly: false) }
+        return result
+    }
+
+    /// The end of an in-place modification of a to-many relationship (`folder.items.append(x)`):
+    /// as `didModify(_:keyPath:at:)`, and the members appended that are new to every context are
+    /// inserted into the context that tracks this model.
+    @inlinable
+    public func didModify<M: PersistentModel & Observable, D: PersistentModel>(_ model: M, keyPath: KeyPath<M, [D]>, at index: Int) {
+        registrar.didSet(model, keyPath: keyPath)
+        if isTracked { insertNewMembers(model[keyPath: keyPath], appendedOnly: true) }
+    }
+
+    /// An optional to-many relationship (`[Stop]?`) set whole: as the non-optional one.
+    @inlinable
+    public func withMutation<M: PersistentModel & Observable, D: PersistentModel, T>(
+        of model: M, keyPath: KeyPath<M, [D]?>, at index: Int, _ mutation: () throws -> T
+    ) rethrows -> T {
+        markChanged(index)
+        let result = try registrar.withMutation(of: model, keyPath: keyPath, mutation)
+        if isTracked, let members = model[keyPath: keyPath] { insertNewMembers(members, appendedOnly: false) }
+        return result
+    }
+
+    /// The end of an in-place modification of an optional to-many relationship: as the non-optional one.
+    @inlinable
+    public func didModify<M: PersistentModel & Observable, D: PersistentModel>(_ model: M, keyPath: KeyPath<M, [D]?>, at index: Int) {
+        registrar.didSet(model, keyPath: keyPath)
+        if isTracked, let members = model[keyPath: keyPath] { insertNewMembers(members, appendedOnly: true) }
+    }
+
+    /// Inserts the members new to every context into the context tracking this model. All of them
+    /// for a relationship set whole; after an in-place modification only those at the end, back to
+    /// the first member a context tracks (what `append` and `append(contentsOf:)` add), so that
+    /// appending costs O(1) and not the relationship's length: a new model put elsewhere in place
+    /// (`insert(_:at:)`) is inserted by the next ``ModelContext/processPendingChanges()`` (or save).
+    /// - Complexity: O(*m*) for *m* members looked at.
+    @usableFromInline
+    func insertNewMembers<D: PersistentModel>(_ members: [D], appendedOnly: Bool) {
+        guard let context = tracker?.owningContext else { return }
+        for member in members.reversed() {
+            let backing = member.persistentBackingData
+            if backing.isNewToEveryContext {
+                context.insertNewlyRelated(member)
+            } else if appendedOnly && backing.tracker != nil {
+                break
+            }
+        }
+    }
+
+    /// Whether a context tracks the model.
+    @usableFromInline var isTracked: Bool { tracker != nil }
+
+    /// Whether no context tracks the model and no save deleted it from a store.
+    var isNewToEveryContext: Bool { tracker == nil && deletion == nil }
 
     /// Records the property at `index` as changed; the first change since the model was settled
     /// is reported to the tracking context. A negative index (an `@Attribute(.ephemeral)`
