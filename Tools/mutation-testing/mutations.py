@@ -244,6 +244,8 @@ MUTATIONS = [
       "return members.filter { member in inverseAccess.members(member).contains { $0 === model } }", "return members"),
     m("I01", "context", "Sources/StoreProtocol/Container/ModelContext+Enumerate.swift", "enumerate's mutation check misses a change to a model that was already changed",  # EnumerateMutationCheckTests
       "return change.state == other.state && identical(change.values, other.values)", "return change.state == other.state"),
+    m("I03", "context", CONTEXT_TRACKING, "a batch delete whose predicate reads a relationship is decided by the store on its rows",  # conformance relationships/aBatchDeleteByARelationshipDeletesWhatItSelects
+      "if let predicate, mayFollowRelationships(FetchDescriptor<T>(predicate: predicate)) {", "if let predicate, false, mayFollowRelationships(FetchDescriptor<T>(predicate: predicate)) {"),
     m("I02", "context", "Sources/StoreProtocol/Container/ModelContext+Enumerate.swift", "enumerate's mutation check is skipped when the context had changes",  # EnumerateMutationCheckTests
       "let before = allowEscapingMutations ? nil : try unsavedChanges()", "let before = allowEscapingMutations || hasChanges ? nil : try unsavedChanges()"),
     m("R13", "context", RELATIONSHIPS, "a model another context tracks is inserted into this one through a relationship",

@@ -25,6 +25,26 @@ enum RelationshipCases {
             let item = try require(try other.fetch(FetchDescriptor<SuiteBucketItem>()).first, "an item in a fresh context")
             try checkEqual(item.voyage?.id, saved.id, "an item fetched on its own loads its voyage")
         },
+        ConformanceCase(area: "relationships", name: "aBatchDeleteByARelationshipDeletesWhatItSelects", requires: .updates) { target in
+            // A store holds a relationship as identifiers: a predicate that reads one is decided
+            // on models (an adversary's "delete the orphans" deleted every item).
+            let container = try target.makeContainer()
+            _ = try saveVoyage("Iceland", items: ["Geysir", "Glacier"], place: "Hotel Borg", into: container)
+            _ = try saveVoyage("Peru", items: ["Machu Picchu"], place: "Inn", into: container)
+            let setup = ModelContext(container)
+            setup.insert(SuiteBucketItem(title: "orphan"))
+            try setup.save()
+            func titles() throws -> [String] {
+                try ModelContext(container).fetch(FetchDescriptor<SuiteBucketItem>()).map(\.title).sorted()
+            }
+            try ModelContext(container).delete(model: SuiteBucketItem.self, where: #Predicate { $0.voyage == nil })
+            try checkEqual(try titles(), ["Geysir", "Glacier", "Machu Picchu"], "items after deleting those in no voyage")
+            try ModelContext(container).delete(model: SuiteBucketItem.self, where: #Predicate { $0.voyage?.name == "Iceland" })
+            try checkEqual(try titles(), ["Machu Picchu"], "items after deleting Iceland's")
+            let voyages = try ModelContext(container).fetch(FetchDescriptor<SuiteVoyage>(sortBy: [SortDescriptor(\.name)]))
+            try checkEqual(voyages.map(\.name), ["Iceland", "Peru"], "the voyages, which no delete selected")
+            try checkEqual(voyages.map { $0.bucketList.map(\.title) }, [[], ["Machu Picchu"]], "the voyages' bucket lists")
+        },
         ConformanceCase(area: "relationships", name: "inversesFollowWhicheverSideChanged", requires: .updates) { target in
             let container = try target.makeContainer()
             let first = try saveVoyage("A", items: ["a1", "a2"], place: "Inn A", into: container)

@@ -107,13 +107,26 @@ extension ModelContext {
     /// forgets registered instances of them (those the predicate selects with their values
     /// here), and takes those out of the relationships of the models the context holds, as
     /// SwiftData does: `folder.items` no longer holds a deleted item, and is no change to save.
+    ///
+    /// A predicate that reads a relationship (`$0.trip == nil`, `$0.trip?.name == "T"`) is
+    /// decided here, on the models as this context sees them, as ``fetch(_:)`` decides it: a
+    /// store holds a relationship as identifiers, not models. The store then deletes the models
+    /// selected, by their `id`.
+    ///
+    /// - Parameter includeSubclasses: SwiftData's; models here have no subclasses, so it
+    ///   changes nothing.
     /// - Throws: what the store throws; ``DataStoreError/Code/readOnly`` for a read-only store.
-    /// - Complexity: one store request, and O(*n*) for the *n* models the context holds.
-    public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil) throws {
+    /// - Complexity: one store request, and O(*n*) for the *n* models the context holds; with a
+    ///   predicate that reads a relationship, also a fetch of every model of the type.
+    public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws {
         let index = try container.storeIndex(for: T.self)
         try requireWritable(index)
         let store = container.stores[index]
-        try store.delete(DataStoreBatchDeleteRequest<T>(editingState: editingState, predicate: predicate))
+        var storePredicate = predicate
+        if let predicate, mayFollowRelationships(FetchDescriptor<T>(predicate: predicate)) {
+            storePredicate = Self.idIsOneOf(try fetch(FetchDescriptor<T>(predicate: predicate)).map(\.id))
+        }
+        try store.delete(DataStoreBatchDeleteRequest<T>(editingState: editingState, predicate: storePredicate))
         var deleted = Set<PersistentIdentifier>()
         for (id, registration) in registrations.byIdentifier where registration.model is T {
             if let predicate {
@@ -126,6 +139,17 @@ extension ModelContext {
             forgetAsReferrer(registration.model, registration.entity)
         }
         if !deleted.isEmpty { takeOutOfHeldRelationships(deleted, ofEntityNamed: T.entityName) }
+    }
+
+    /// A predicate selecting the models whose `id` is one of `keys`, which every store decides.
+    private static func idIsOneOf<T: PersistentModel>(_ keys: [T.ID]) -> Predicate<T> {
+        // Spelled out: the #Predicate macro cannot type-check `keys.contains($0.id)` for a generic `T`.
+        let idKeyPath = idKeyPath(of: T.self)
+        return Predicate<T> { model in
+            PredicateExpressions.build_contains(
+                PredicateExpressions.build_Arg(keys),
+                PredicateExpressions.build_KeyPath(root: model, keyPath: idKeyPath))
+        }
     }
 
     /// Takes the models `deleted` (of one entity, deleted from its store) out of the relationships
