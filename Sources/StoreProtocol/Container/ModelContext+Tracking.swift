@@ -113,8 +113,10 @@ extension ModelContext {
     /// store holds a relationship as identifiers, not models. The store then deletes the models
     /// selected, by their `id`.
     ///
-    /// - Parameter includeSubclasses: SwiftData's; models here have no subclasses, so it
-    ///   changes nothing.
+    /// - Parameters:
+    ///   - model: The type of the models to delete.
+    ///   - predicate: The models to delete; `nil` deletes every model of the type.
+    ///   - includeSubclasses: SwiftData's; models here have no subclasses, so it changes nothing.
     /// - Throws: what the store throws; ``DataStoreError/Code/readOnly`` for a read-only store.
     /// - Complexity: one store request, and O(*n*) for the *n* models the context holds; with a
     ///   predicate that reads a relationship, also a fetch of every model of the type.
