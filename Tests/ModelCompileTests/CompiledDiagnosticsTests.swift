@@ -110,6 +110,21 @@ import Testing
         #expect(!errors.contains { $0.contains("cannot be stored as an attribute") }, "\(errors)")
     }
 
+    /// SwiftData's lazily loaded fetch is refused naming what to use (an adversary's port met
+    /// "extra argument 'batchSize' in call").
+    @Test func aLazilyLoadedFetch() throws {
+        let errors = try errorMessages("""
+            @Model final class Trip {
+                var name = ""
+                init() {}
+            }
+            func load(_ context: ModelContext) throws {
+                _ = try context.fetch(FetchDescriptor<Trip>(), batchSize: 10)
+            }
+            """)
+        #expect(errors.contains { $0.contains("a lazily loaded fetch is not available here: use fetch(_:) for an array, or enumerate(_:batchSize:_:)") }, "\(errors)")
+    }
+
     @Test func aRelationshipOnAPropertyThatHoldsNoModel() throws {
         let errors = try errorMessages("""
             @Model final class Trip {

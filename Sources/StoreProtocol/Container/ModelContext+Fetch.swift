@@ -141,6 +141,14 @@ extension ModelContext {
         }
     }
 
+    /// SwiftData's lazily loaded fetch, which is not available here: a model here cannot load
+    /// its values on first access. Use ``fetch(_:)`` for an array of the models, or
+    /// ``enumerate(_:batchSize:allowEscapingMutations:_:)`` to walk a large result in batches.
+    @available(*, unavailable, message: "a lazily loaded fetch is not available here: use fetch(_:) for an array, or enumerate(_:batchSize:_:) to walk a large result in batches")
+    public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws -> [T] {
+        try fetch(descriptor)
+    }
+
     // MARK: Helpers
 
     /// Whether the descriptor has a predicate or sort that a store decides on models and that

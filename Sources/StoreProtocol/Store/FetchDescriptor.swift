@@ -12,6 +12,12 @@ public struct FetchDescriptor<T: PersistentModel>: Sendable {
     public var fetchLimit: Int?
     /// Whether unsaved inserts, deletes and changes of the context count. Default `true`.
     public var includePendingChanges: Bool
+    /// SwiftData's hint to fetch only these properties. Accepted and not needed: a fetched model
+    /// here always has every stored property's value.
+    public var propertiesToFetch: [any PartialKeyPath<T> & Sendable] = []
+    /// SwiftData's hint to load these relationships with the fetch. Accepted and not needed:
+    /// a fetch here loads the related models of the models it returns.
+    public var relationshipKeyPathsForPrefetching: [any PartialKeyPath<T> & Sendable] = []
 
     /// Makes a descriptor that selects what `predicate` selects (everything when `nil`), in the order
     /// of `sortBy`, with no offset or limit, pending changes included.
