@@ -94,6 +94,33 @@ import Testing
         #expect(items == ["mine->G", "theirs->nil"])
     }
 
+    /// Inserted explicitly into another context of the container before a save, the new owner
+    /// leaves the member's context (which has nothing to save then) and that context's save
+    /// refuses the member of the other one, as it did before the relationship inserted it.
+    @Test(arguments: BookkeepingStore.allCases)
+    func anExplicitInsertIntoAnotherContextTakesTheNewOwner(_ kind: BookkeepingStore) throws {
+        let open = try kind.opener()
+        let container = try open()
+        let first = ModelContext(container), second = ModelContext(container)
+        let folder = BkFolder(title: "F"), item = BkItem(label: "x")
+        first.insert(folder)
+        folder.items.append(item)
+        try first.save()
+        let newFolder = BkFolder(title: "G")
+        newFolder.items.append(item)
+        #expect(first.hasChanges)
+        second.insert(newFolder)
+        #expect(!first.hasChanges, "the explicit insert took it")
+        #expect(first.insertedModelsArray.isEmpty)
+        try first.save()
+        let error = try #require(throws: ModelContextError.self) { try second.save() }
+        #expect(error.code == .modelOfAnotherContext)
+        #expect(error.message.contains("\(item.persistentModelID)"), "names the refused model: \(error.message)")
+        let (folders, items) = try stored(open)
+        #expect(folders == ["F:[\"x\"]"], "nothing was saved")
+        #expect(items == ["x->F"])
+    }
+
     /// A model whose context is gone: nothing to insert into; the new owner stays new (no
     /// context counts it). Inserted then, its save meets the let-go instance of a stored model,
     /// which the upsert rule refuses with an error (not silently).

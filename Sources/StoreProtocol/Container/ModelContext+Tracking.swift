@@ -37,9 +37,13 @@ extension ModelContext {
             secondInstances.append(TypedRegistration(model: model, entity: existing.entity, baseline: nil, state: .inserted, order: takeOrder()))
             return
         }
-        if let owner = ModelOwner.of(model), owner.context != nil, owner.container !== container,
-           // Not one inserted there only as the new owner of a model that context holds: it is this context's.
-           model.persistentBackingData.tracker?.owningContext?.releaseOwnerOfHeldModel(model) != true {
+        // A model another context holds only as the new owner of a model it holds
+        // (`newFolder.items.append(item)`) is this context's: inserted here explicitly, it leaves
+        // that context, and this context's save judges the member (refuses another context's).
+        if let log = model.persistentBackingData.tracker, log !== registrations.touches, let other = log.owningContext {
+            _ = other.releaseOwnerOfHeldModel(model)
+        }
+        if let owner = ModelOwner.of(model), owner.context != nil, owner.container !== container {
             // Stored here, it would be tracked by two contexts and its changes would reach both stores.
             foreignInserts.append(ModelContextError(.modelOfAnotherContext,
                 "\(id) is tracked by \(owner.contextDescription) of another container (its stores: "
@@ -84,10 +88,10 @@ extension ModelContext {
 
     /// Lets go of `model` if this context holds it only because its to-many came to hold a model
     /// this context holds (``insertNewlyRelated(_:asOwnerOfHeldModel:)``), and it was neither saved
-    /// nor brought in step with its inverses since: a context of another container into which it is
-    /// then inserted explicitly takes it, and that context's save refuses the member of this
-    /// container (``ModelContextError/Code/modelOfAnotherContext``), as it would have without
-    /// the relationship's insert. Returns whether it let go.
+    /// nor brought in step with its inverses since: another context into which it is then inserted
+    /// explicitly takes it, and that context's save refuses the member of this context
+    /// (``ModelContextError/Code/modelOfAnotherContext``), as it would have without the
+    /// relationship's insert. Returns whether it let go.
     func releaseOwnerOfHeldModel(_ model: any PersistentModel) -> Bool {
         let id = model.persistentModelID
         guard let registration = registrations[id], registration.model === model, registration.state == .inserted,

@@ -211,9 +211,9 @@ public final class ModelBacking {
     /// The first such member (in the relationship's order) decides. A member of another context
     /// is then refused by that context's save (``ModelContextError/Code/modelOfAnotherContext``),
     /// as for any model, since a model belongs to one context. Nothing is done for a model deleted
-    /// from its store by a save, or when the member's context is gone. The insert may be taken
-    /// back by an explicit insert into a context of another container
-    /// (``ModelContext/insert(_:)``), whose save then refuses the other container's member.
+    /// from its store by a save, or when the member's context is gone. An explicit insert into
+    /// another context before a save or a pass takes the model there (``ModelContext/insert(_:)``),
+    /// whose save then refuses the member of the other context (or container).
     ///
     /// After an in-place modification only the members past those looked at last time are looked
     /// at when the relationship grew (appending costs O(1) amortized), all of them otherwise.
