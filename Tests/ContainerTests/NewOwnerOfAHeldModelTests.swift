@@ -121,6 +121,27 @@ import Testing
         #expect(items == ["x->F"])
     }
 
+    /// An optional to-many (`[CloudStop]?`), set whole or appended to in place, takes the same path.
+    @Test(arguments: [false, true])
+    func aNewModelWhoseOptionalToManyTakesAHeldModelIsSaved(assignedWhole: Bool) throws {
+        let url = try temporaryDirectory().appending(path: "store.json")
+        let open = { try ModelContainer(for: CloudTrip.self, CloudStop.self, CloudTag.self, configurations: JSONStoreConfiguration(url: url)) }
+        let context = ModelContext(try open())
+        let trip = CloudTrip(name: "Norway"), bergen = CloudStop(place: "Bergen")
+        context.insert(trip)
+        trip.stops = [bergen]
+        try context.save()
+        let newTrip = CloudTrip(name: "Iceland")
+        if assignedWhole { newTrip.stops = [bergen] } else { newTrip.stops?.append(bergen) }
+        #expect(context.hasChanges)
+        try context.save()
+        #expect(bergen.trip === newTrip)
+        #expect(trip.stops?.isEmpty == true)
+        let fresh = ModelContext(try open())
+        let trips = try fresh.fetch(FetchDescriptor<CloudTrip>()).map { "\($0.name):\(($0.stops ?? []).map(\.place))" }.sorted()
+        #expect(trips == ["Iceland:[\"Bergen\"]", "Norway:[]"])
+    }
+
     /// A model whose context is gone: nothing to insert into; the new owner stays new (no
     /// context counts it). Inserted then, its save meets the let-go instance of a stored model,
     /// which the upsert rule refuses with an error (not silently).
