@@ -58,6 +58,21 @@ import Testing
         #expect(items == ["a->G", "b->G", "c->G", "x->G"])
     }
 
+    /// Put in place before the end (`insert(_:at:)`), the held member is found too: not only the
+    /// members past those looked at before are looked at then.
+    @Test(arguments: BookkeepingStore.allCases, [0, 1])
+    func aHeldModelInsertedBeforeTheEndInsertsTheOwner(_ kind: BookkeepingStore, position: Int) throws {
+        let (open, context, _, item) = try setUp(kind)
+        let newFolder = BkFolder(title: "G")
+        newFolder.items.append(contentsOf: [BkItem(label: "a"), BkItem(label: "b")])
+        newFolder.items.insert(item, at: position)
+        #expect(context.hasChanges)
+        try context.save()
+        let (folders, items) = try stored(open)
+        #expect(folders == ["F:[]", "G:[\"a\", \"b\", \"x\"]"])
+        #expect(items == ["a->G", "b->G", "x->G"])
+    }
+
     /// Decision: a new model taking models of two contexts (one container) goes to the context of
     /// the first (in the relationship's order); that context's save refuses the other context's
     /// model with a typed error naming it and the relationship, and saves nothing. Taken out, the

@@ -300,7 +300,9 @@ MUTATIONS = [
     m("V02", "context", CONTEXT_TRACKING, "an owner inserted through a held member is not noted as such (another container's insert is refused)",
       "            registration.insertedAsOwnerOfHeldModel = true\n", "            _ = registration\n"),
     m("V03", "context", BACKING, "an append to a new model's to-many looks at its last member only",
-      "let start = appendedOnly && members.count > seen ? seen : 0", "let start = appendedOnly && members.count > seen ? members.count - 1 : 0"),
+      "            start = seen.count\n", "            start = members.count - 1\n"),
+    m("V04", "context", BACKING, "an in-place growth of a new model's to-many looks past the members seen even after an insert before the end",
+      "           seen.count > 0, ObjectIdentifier(members[seen.count - 1]) == seen.last {", "           seen.count > 0 {"),
 
     # The context: identity map, change tracking, rollback, ordering.
     m("C14", "context", CONTEXT_SAVE, "a model let go is forgotten before inverses are in step",

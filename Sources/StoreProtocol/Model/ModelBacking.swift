@@ -39,9 +39,9 @@ public final class ModelBacking {
     var referrers: [ObjectIdentifier: WeakModel] = [:]
     /// While no context tracks the model: how many members each to-many relationship (by
     /// property index) held when its setter last looked for a member a context holds
-    /// (``joinContextOfHeldMember(_:_:at:appendedOnly:)``), so that appending looks at the
-    /// appended members only.
-    var untrackedMembersSeen: [Int: Int] = [:]
+    /// (``joinContextOfHeldMember(_:_:at:appendedOnly:)``), and which was the last, so that
+    /// appending looks at the appended members only.
+    var untrackedMembersSeen: [Int: (count: Int, last: ObjectIdentifier)] = [:]
 
     /// A backing with no changes, tracked by no context.
     public init() {}
@@ -216,14 +216,19 @@ public final class ModelBacking {
     /// whose save then refuses the member of the other context (or container).
     ///
     /// After an in-place modification only the members past those looked at last time are looked
-    /// at when the relationship grew (appending costs O(1) amortized), all of them otherwise.
+    /// at when the relationship grew with the last member looked at still in its place (an
+    /// append: it costs O(1) amortized); all of them otherwise (`insert(_:at:)` before the end,
+    /// a removal, a replacement, a sort), so that no held member is missed.
     /// - Complexity: O(*m*) for *m* members looked at; nothing for an empty relationship.
     @usableFromInline
     func joinContextOfHeldMember<M: PersistentModel, D: PersistentModel>(_ model: M, _ members: [D], at index: Int, appendedOnly: Bool) {
-        guard deletion == nil, !members.isEmpty else { return }
-        let seen = untrackedMembersSeen[index] ?? 0
-        let start = appendedOnly && members.count > seen ? seen : 0
-        untrackedMembersSeen[index] = members.count
+        guard deletion == nil, let last = members.last else { return }
+        var start = 0
+        if appendedOnly, let seen = untrackedMembersSeen[index], members.count > seen.count,
+           seen.count > 0, ObjectIdentifier(members[seen.count - 1]) == seen.last {
+            start = seen.count
+        }
+        untrackedMembersSeen[index] = (members.count, ObjectIdentifier(last))
         for member in members[start...] {
             guard let context = member.persistentBackingData.tracker?.owningContext else { continue }
             context.insertNewlyRelated(model, asOwnerOfHeldModel: true)
