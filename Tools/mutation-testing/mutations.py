@@ -288,7 +288,7 @@ MUTATIONS = [
 
     # The context's bookkeeping around relationships (ContextBookkeepingTests).
     m("H15", "context", BACKING, "a new model appended to a held model's to-many is not inserted until the save",
-      "        if isTracked { insertNewMembers(model[keyPath: keyPath], appendedOnly: true) }", ""),
+      "            insertNewMembers(model[keyPath: keyPath], appendedOnly: true)\n", ""),
     m("H16", "context", CONTEXT_TRACKING, "rollback leaves a dropped insert a referrer of the held model, so a save stores it",
       "                forgetAsReferrer(registration.model, registration.entity)\n", ""),
     m("H17", "context", CONTEXT_TRACKING, "a batch delete leaves the deleted models in the held models' relationships",
@@ -297,6 +297,14 @@ MUTATIONS = [
       "!secondInstances.isEmpty || !unknownInserts.isEmpty ||", "!secondInstances.isEmpty ||"),
     m("H19", "context", BACKING, "a new model set to a held model through its to-one is not inserted at once",
       "                context.insertNewlyRelated(model)\n", "                _ = context\n"),
+    m("V01", "context", BACKING, "a new model whose to-many takes a held model is not inserted into its context",
+      "context.insertNewlyRelated(model, asOwnerOfHeldModel: true)", "_ = context"),
+    m("V02", "context", CONTEXT_TRACKING, "an owner inserted through a held member is not noted as such (another container's insert is refused)",
+      "            registration.insertedAsOwnerOfHeldModel = true\n", "            _ = registration\n"),
+    m("V03", "context", BACKING, "an append to a new model's to-many looks at its last member only",
+      "            start = seen.count\n", "            start = members.count - 1\n"),
+    m("V04", "context", BACKING, "an in-place growth of a new model's to-many looks past the members seen even after an insert before the end",
+      "           seen.count > 0, ObjectIdentifier(members[seen.count - 1]) == seen.last {", "           seen.count > 0 {"),
 
     # The context: identity map, change tracking, rollback, ordering.
     m("C14", "context", CONTEXT_SAVE, "a model let go is forgotten before inverses are in step",

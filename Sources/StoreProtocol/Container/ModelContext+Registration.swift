@@ -30,6 +30,9 @@ extension ModelContext {
         /// last wins, from either end; the save still writes what differs from the baseline.
         var relationshipsInStep: [String: [PersistentIdentifier]]?
         var state: State
+        /// Whether the model was inserted as a new model whose to-many came to hold a model the
+        /// context holds (``ModelContext/insertNewlyRelated(_:asOwnerOfHeldModel:)``).
+        var insertedAsOwnerOfHeldModel = false
         /// When the model became known (inserted or fetched): the order of inserts and updates.
         let order: Int
         /// When the model was deleted: the order of deletes.

@@ -37,6 +37,12 @@ extension ModelContext {
             secondInstances.append(TypedRegistration(model: model, entity: existing.entity, baseline: nil, state: .inserted, order: takeOrder()))
             return
         }
+        // A model another context holds only as the new owner of a model it holds
+        // (`newFolder.items.append(item)`) is this context's: inserted here explicitly, it leaves
+        // that context, and this context's save judges the member (refuses another context's).
+        if let log = model.persistentBackingData.tracker, log !== registrations.touches, let other = log.owningContext {
+            _ = other.releaseOwnerOfHeldModel(model)
+        }
         if let owner = ModelOwner.of(model), owner.context != nil, owner.container !== container {
             // Stored here, it would be tracked by two contexts and its changes would reach both stores.
             foreignInserts.append(ModelContextError(.modelOfAnotherContext,
@@ -67,8 +73,32 @@ extension ModelContext {
     /// (`item.folder = folder`): SwiftData inserts it at once, so ``hasChanges``,
     /// ``insertedModelsArray`` and fetches count it before the save, and ``rollback()`` drops it.
     /// Its setter calls this (``ModelBacking``).
-    func insertNewlyRelated<T: PersistentModel>(_ model: T) {
+    ///
+    /// With `asOwnerOfHeldModel`, `model` is a new model whose to-many came to hold a model this
+    /// context holds (`newFolder.items.append(item)`): its registration notes so, so that an
+    /// explicit insert into a context of another container may take it back
+    /// (``releaseOwnerOfHeldModel(_:)``).
+    func insertNewlyRelated<T: PersistentModel>(_ model: T, asOwnerOfHeldModel: Bool = false) {
         insert(model)
+        if asOwnerOfHeldModel, let registration = registrations[model.persistentModelID], registration.model === model,
+           registration.state == .inserted {
+            registration.insertedAsOwnerOfHeldModel = true
+        }
+    }
+
+    /// Lets go of `model` if this context holds it only because its to-many came to hold a model
+    /// this context holds (``insertNewlyRelated(_:asOwnerOfHeldModel:)``), and it was neither saved
+    /// nor brought in step with its inverses since: another context into which it is then inserted
+    /// explicitly takes it, and that context's save refuses the member of this context
+    /// (``ModelContextError/Code/modelOfAnotherContext``), as it would have without the
+    /// relationship's insert. Returns whether it let go.
+    func releaseOwnerOfHeldModel(_ model: any PersistentModel) -> Bool {
+        let id = model.persistentModelID
+        guard let registration = registrations[id], registration.model === model, registration.state == .inserted,
+              registration.insertedAsOwnerOfHeldModel, registration.relationshipsInStep == nil else { return false }
+        registrations[id] = nil
+        forgetAsReferrer(model, registration.entity)
+        return true
     }
 
     /// Marks a model for deletion at the next ``save()``. Deleting a model inserted since the last

@@ -37,6 +37,11 @@ public final class ModelBacking {
     /// model): what a context inserting this model looks at for new models that reach it only
     /// through their own to-one. A model may have been set to another since; the context checks.
     var referrers: [ObjectIdentifier: WeakModel] = [:]
+    /// While no context tracks the model: how many members each to-many relationship (by
+    /// property index) held when its setter last looked for a member a context holds
+    /// (``joinContextOfHeldMember(_:_:at:appendedOnly:)``), and which was the last, so that
+    /// appending looks at the appended members only.
+    var untrackedMembersSeen: [Int: (count: Int, last: ObjectIdentifier)] = [:]
 
     /// A backing with no changes, tracked by no context.
     public init() {}
@@ -126,17 +131,26 @@ public final class ModelBacking {
     ) rethrows -> T {
         markChanged(index)
         let result = try registrar.withMutation(of: model, keyPath: keyPath, mutation)
-        if isTracked { insertNewMembers(model[keyPath: keyPath], appendedOnly: false) }
+        if isTracked {
+            insertNewMembers(model[keyPath: keyPath], appendedOnly: false)
+        } else {
+            joinContextOfHeldMember(model, model[keyPath: keyPath], at: index, appendedOnly: false)
+        }
         return result
     }
 
     /// The end of an in-place modification of a to-many relationship (`folder.items.append(x)`):
     /// as `didModify(_:keyPath:at:)`, and the members appended that are new to every context are
-    /// inserted into the context that tracks this model.
+    /// inserted into the context that tracks this model; a model no context tracks that takes a
+    /// member a context holds is inserted into that context.
     @inlinable
     public func didModify<M: PersistentModel & Observable, D: PersistentModel>(_ model: M, keyPath: KeyPath<M, [D]>, at index: Int) {
         registrar.didSet(model, keyPath: keyPath)
-        if isTracked { insertNewMembers(model[keyPath: keyPath], appendedOnly: true) }
+        if isTracked {
+            insertNewMembers(model[keyPath: keyPath], appendedOnly: true)
+        } else {
+            joinContextOfHeldMember(model, model[keyPath: keyPath], at: index, appendedOnly: true)
+        }
     }
 
     /// An optional to-many relationship (`[Stop]?`) set whole: as the non-optional one.
@@ -146,7 +160,13 @@ public final class ModelBacking {
     ) rethrows -> T {
         markChanged(index)
         let result = try registrar.withMutation(of: model, keyPath: keyPath, mutation)
-        if isTracked, let members = model[keyPath: keyPath] { insertNewMembers(members, appendedOnly: false) }
+        if let members = model[keyPath: keyPath] {
+            if isTracked {
+                insertNewMembers(members, appendedOnly: false)
+            } else {
+                joinContextOfHeldMember(model, members, at: index, appendedOnly: false)
+            }
+        }
         return result
     }
 
@@ -154,7 +174,13 @@ public final class ModelBacking {
     @inlinable
     public func didModify<M: PersistentModel & Observable, D: PersistentModel>(_ model: M, keyPath: KeyPath<M, [D]?>, at index: Int) {
         registrar.didSet(model, keyPath: keyPath)
-        if isTracked, let members = model[keyPath: keyPath] { insertNewMembers(members, appendedOnly: true) }
+        if let members = model[keyPath: keyPath] {
+            if isTracked {
+                insertNewMembers(members, appendedOnly: true)
+            } else {
+                joinContextOfHeldMember(model, members, at: index, appendedOnly: true)
+            }
+        }
     }
 
     /// Inserts the members new to every context into the context tracking this model. All of them
@@ -173,6 +199,40 @@ public final class ModelBacking {
             } else if appendedOnly && backing.tracker != nil {
                 break
             }
+        }
+    }
+
+    /// Inserts `model`, which no context tracks, into the context that holds one of the `members`
+    /// its to-many relationship (property index `index`) came to hold, as SwiftData does
+    /// (`newFolder.items.append(item)` with `item` held): the context's next save stores it and
+    /// sets the inverse (`item.folder` is `newFolder`, and the former folder no longer holds it).
+    /// Without this, the change would be saved by no context and lost.
+    ///
+    /// The first such member (in the relationship's order) decides. A member of another context
+    /// is then refused by that context's save (``ModelContextError/Code/modelOfAnotherContext``),
+    /// as for any model, since a model belongs to one context. Nothing is done for a model deleted
+    /// from its store by a save, or when the member's context is gone. An explicit insert into
+    /// another context before a save or a pass takes the model there (``ModelContext/insert(_:)``),
+    /// whose save then refuses the member of the other context (or container).
+    ///
+    /// After an in-place modification only the members past those looked at last time are looked
+    /// at when the relationship grew with the last member looked at still in its place (an
+    /// append: it costs O(1) amortized); all of them otherwise (`insert(_:at:)` before the end,
+    /// a removal, a replacement, a sort), so that no held member is missed.
+    /// - Complexity: O(*m*) for *m* members looked at; nothing for an empty relationship.
+    @usableFromInline
+    func joinContextOfHeldMember<M: PersistentModel, D: PersistentModel>(_ model: M, _ members: [D], at index: Int, appendedOnly: Bool) {
+        guard deletion == nil, let last = members.last else { return }
+        var start = 0
+        if appendedOnly, let seen = untrackedMembersSeen[index], members.count > seen.count,
+           seen.count > 0, ObjectIdentifier(members[seen.count - 1]) == seen.last {
+            start = seen.count
+        }
+        untrackedMembersSeen[index] = (members.count, ObjectIdentifier(last))
+        for member in members[start...] {
+            guard let context = member.persistentBackingData.tracker?.owningContext else { continue }
+            context.insertNewlyRelated(model, asOwnerOfHeldModel: true)
+            return
         }
     }
 
@@ -238,6 +298,7 @@ public final class ModelBacking {
         guard tracker === log else { return }
         tracker = nil
         trackedIdentifier = nil
+        untrackedMembersSeen = [:]
         if deleted { deletion = ModelDeletion(container: log.container) }
     }
 }
