@@ -176,4 +176,23 @@ import Testing
         #expect(throws: (any Error).self) { try context.save() }
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<BkFolder>()) == 0)
     }
+
+    /// A new owner takes a new member, and only the member is inserted: the owner is inserted
+    /// with it (before, nothing led the context to the owner, and the save dropped it and the link).
+    @Test(arguments: BookkeepingStore.allCases, [false, true])
+    func aNewOwnerOfANewMemberIsInsertedWithTheMember(_ kind: BookkeepingStore, assignedWhole: Bool) throws {
+        let open = try kind.opener()
+        let context = ModelContext(try open())
+        let newFolder = BkFolder(title: "G")
+        let item = BkItem(label: "y")
+        if assignedWhole { newFolder.items = [item] } else { newFolder.items.append(item) }
+        context.insert(item)
+        try context.save()
+        #expect(item.folder === newFolder)
+        let fresh = ModelContext(try open())
+        let folders = try fresh.fetch(FetchDescriptor<BkFolder>()).map { "\($0.title):\($0.items.map(\.label))" }
+        let items = try fresh.fetch(FetchDescriptor<BkItem>()).map { "\($0.label)->\($0.folder?.title ?? "nil")" }
+        #expect(folders == ["G:[\"y\"]"])
+        #expect(items == ["y->G"])
+    }
 }

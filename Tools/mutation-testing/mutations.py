@@ -298,13 +298,15 @@ MUTATIONS = [
     m("H19", "context", BACKING, "a new model set to a held model through its to-one is not inserted at once",
       "                context.insertNewlyRelated(model)\n", "                _ = context\n"),
     m("V01", "context", BACKING, "a new model whose to-many takes a held model is not inserted into its context",
-      "context.insertNewlyRelated(model, asOwnerOfHeldModel: true)", "_ = context"),
+      "heldBy?.insertNewlyRelated(model, asOwnerOfHeldModel: true)", "_ = heldBy"),
     m("V02", "context", CONTEXT_TRACKING, "an owner inserted through a held member is not noted as such (another container's insert is refused)",
       "            registration.insertedAsOwnerOfHeldModel = true\n", "            _ = registration\n"),
     m("V03", "context", BACKING, "an append to a new model's to-many looks at its last member only",
       "            start = seen.count\n", "            start = members.count - 1\n"),
     m("V04", "context", BACKING, "an in-place growth of a new model's to-many looks past the members seen even after an insert before the end",
       "           seen.count > 0, ObjectIdentifier(members[seen.count - 1]) == seen.last {", "           seen.count > 0 {"),
+    m("V05", "context", BACKING, "a new member of a new owner's to-many does not record the owner, so inserting the member drops the owner",  # NewOwnerOfAHeldModelTests.aNewOwnerOfANewMemberIsInsertedWithTheMember
+      "                backing.referrers[ObjectIdentifier(model)] = WeakModel(model: model)", "                _ = backing"),
 
     # The context: identity map, change tracking, rollback, ordering.
     m("C14", "context", CONTEXT_SAVE, "a model let go is forgotten before inverses are in step",

@@ -239,8 +239,9 @@ extension ModelContext {
     /// copied into this context's store, or tracked twice), another instance of a model this
     /// context holds, a model deleted from its store.
     ///
-    /// A new model whose only link is its own to-one (`child.parent = parent` with only `parent`
-    /// inserted) is found too: the setter told `parent`'s backing.
+    /// A new model whose only link is its own relationship (`child.parent = parent`, or
+    /// `folder.items.append(item)` with only `parent` or `item` inserted) is found too: the
+    /// setter told the other model's backing.
     @discardableResult
     func insertRelatedModels(from start: [Registration]? = nil) -> [ModelContextError] {
         // Without a start: what changed, and stored models that new models now refer to
@@ -296,7 +297,7 @@ extension ModelContext {
         return nil
     }
 
-    /// The models not held by the context whose to-one relationship holds `registration`'s
+    /// The models not held by the context whose relationship holds `registration`'s
     /// `@Model` model (its backing's referrers that still refer to it), each with that
     /// relationship, as seen from the referrer's side (`registration` stands for the owner in
     /// refusal messages).
@@ -314,9 +315,13 @@ extension ModelContext {
             if wasDeletedWhileNew(referrer) { continue }
             guard let entity = container.schema.entity(named: type(of: referrer).entityName),
                   let relationship = entity.relationships.first(where: { relationship in
-                      !relationship.isToMany && entity.relationshipAccess[relationship.name]?.members(referrer)
+                      entity.relationshipAccess[relationship.name]?.members(referrer)
                           .contains(where: { $0 === registration.model }) == true
                   }) else { continue }
+            // A to-many owner that is another instance of a model this context holds is an
+            // upsert's inserted instance, whose members the held instance took at its save: the
+            // held one is the owner now. (A to-one referrer of that kind is still refused.)
+            if relationship.isToMany, registrations[referrer.persistentModelID] != nil { continue }
             found.append((referrer, relationship, registration))
         }
         return found

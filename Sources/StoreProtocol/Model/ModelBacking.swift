@@ -208,7 +208,9 @@ public final class ModelBacking {
     /// sets the inverse (`item.folder` is `newFolder`, and the former folder no longer holds it).
     /// Without this, the change would be saved by no context and lost.
     ///
-    /// The first such member (in the relationship's order) decides. A member of another context
+    /// Each member new to every context records `model` among its referrers, so that a context
+    /// inserting the member later inserts `model` with it (`newFolder.items.append(item)`, then
+    /// `context.insert(item)`). The first held member (in the relationship's order) decides. A member of another context
     /// is then refused by that context's save (``ModelContextError/Code/modelOfAnotherContext``),
     /// as for any model, since a model belongs to one context. Nothing is done for a model deleted
     /// from its store by a save, or when the member's context is gone. An explicit insert into
@@ -229,11 +231,19 @@ public final class ModelBacking {
             start = seen.count
         }
         untrackedMembersSeen[index] = (members.count, ObjectIdentifier(last))
+        var heldBy: ModelContext?
         for member in members[start...] {
-            guard let context = member.persistentBackingData.tracker?.owningContext else { continue }
-            context.insertNewlyRelated(model, asOwnerOfHeldModel: true)
-            return
+            let backing = member.persistentBackingData
+            if let context = backing.tracker?.owningContext {
+                if heldBy == nil { heldBy = context }
+            } else if backing.isNewToEveryContext {
+                // A new member: a context that inserts it later (`context.insert(item)`) finds
+                // this owner through its referrers, as for a to-one (`newReferrers(of:)`);
+                // nothing else leads to the owner before the save sets the inverse.
+                backing.referrers[ObjectIdentifier(model)] = WeakModel(model: model)
+            }
         }
+        heldBy?.insertNewlyRelated(model, asOwnerOfHeldModel: true)
     }
 
     /// Whether a context tracks the model.
