@@ -288,7 +288,7 @@ MUTATIONS = [
 
     # The context's bookkeeping around relationships (ContextBookkeepingTests).
     m("H15", "context", BACKING, "a new model appended to a held model's to-many is not inserted until the save",
-      "            insertNewMembers(model[keyPath: keyPath], appendedOnly: true)\n", ""),
+      "            insertNewMembers(members, appendedOnly: appendedOnly)", "            if !appendedOnly { insertNewMembers(members, appendedOnly: appendedOnly) }"),
     m("H16", "context", CONTEXT_TRACKING, "rollback leaves a dropped insert a referrer of the held model, so a save stores it",
       "                forgetAsReferrer(registration.model, registration.entity)\n", ""),
     m("H17", "context", CONTEXT_TRACKING, "a batch delete leaves the deleted models in the held models' relationships",

@@ -131,11 +131,7 @@ public final class ModelBacking {
     ) rethrows -> T {
         markChanged(index)
         let result = try registrar.withMutation(of: model, keyPath: keyPath, mutation)
-        if isTracked {
-            insertNewMembers(model[keyPath: keyPath], appendedOnly: false)
-        } else {
-            joinContextOfHeldMember(model, model[keyPath: keyPath], at: index, appendedOnly: false)
-        }
+        membersChanged(model, model[keyPath: keyPath], at: index, appendedOnly: false)
         return result
     }
 
@@ -146,11 +142,7 @@ public final class ModelBacking {
     @inlinable
     public func didModify<M: PersistentModel & Observable, D: PersistentModel>(_ model: M, keyPath: KeyPath<M, [D]>, at index: Int) {
         registrar.didSet(model, keyPath: keyPath)
-        if isTracked {
-            insertNewMembers(model[keyPath: keyPath], appendedOnly: true)
-        } else {
-            joinContextOfHeldMember(model, model[keyPath: keyPath], at: index, appendedOnly: true)
-        }
+        membersChanged(model, model[keyPath: keyPath], at: index, appendedOnly: true)
     }
 
     /// An optional to-many relationship (`[Stop]?`) set whole: as the non-optional one.
@@ -160,13 +152,7 @@ public final class ModelBacking {
     ) rethrows -> T {
         markChanged(index)
         let result = try registrar.withMutation(of: model, keyPath: keyPath, mutation)
-        if let members = model[keyPath: keyPath] {
-            if isTracked {
-                insertNewMembers(members, appendedOnly: false)
-            } else {
-                joinContextOfHeldMember(model, members, at: index, appendedOnly: false)
-            }
-        }
+        if let members = model[keyPath: keyPath] { membersChanged(model, members, at: index, appendedOnly: false) }
         return result
     }
 
@@ -174,12 +160,20 @@ public final class ModelBacking {
     @inlinable
     public func didModify<M: PersistentModel & Observable, D: PersistentModel>(_ model: M, keyPath: KeyPath<M, [D]?>, at index: Int) {
         registrar.didSet(model, keyPath: keyPath)
-        if let members = model[keyPath: keyPath] {
-            if isTracked {
-                insertNewMembers(members, appendedOnly: true)
-            } else {
-                joinContextOfHeldMember(model, members, at: index, appendedOnly: true)
-            }
+        if let members = model[keyPath: keyPath] { membersChanged(model, members, at: index, appendedOnly: true) }
+    }
+
+    /// What a change of a to-many relationship (property index `index`, now holding `members`)
+    /// brings into a context: the new members into the context tracking this model
+    /// (``insertNewMembers(_:appendedOnly:)``), or, when no context tracks it, this model into
+    /// the context of a member (``joinContextOfHeldMember(_:_:at:appendedOnly:)``). `appendedOnly`
+    /// after an in-place modification, which may look at the members at the end only.
+    @usableFromInline
+    func membersChanged<M: PersistentModel, D: PersistentModel>(_ model: M, _ members: [D], at index: Int, appendedOnly: Bool) {
+        if isTracked {
+            insertNewMembers(members, appendedOnly: appendedOnly)
+        } else {
+            joinContextOfHeldMember(model, members, at: index, appendedOnly: appendedOnly)
         }
     }
 
