@@ -169,30 +169,16 @@ private func readsAlike(_ text: [UInt8]) -> Bool {
         }
     }
 
-    /// `writeString` appends runs of plain bytes whole: the same bytes as escaping byte by byte.
+    /// `writeString` appends runs of plain bytes whole: the same bytes as escaping byte by byte
+    /// (`SnapshotJSONStringWriterTests.reference`).
     @Test func stringsAreEscapedAsByteByByte() throws {
-        func reference(_ string: String) -> [UInt8] {
-            var out: [UInt8] = [UInt8(ascii: "\"")]
-            for byte in string.utf8 {
-                switch byte {
-                case UInt8(ascii: "\""): out += Array("\\\"".utf8)
-                case UInt8(ascii: "\\"): out += Array("\\\\".utf8)
-                case UInt8(ascii: "\n"): out += Array("\\n".utf8)
-                case UInt8(ascii: "\r"): out += Array("\\r".utf8)
-                case UInt8(ascii: "\t"): out += Array("\\t".utf8)
-                case 0..<0x20: out += Array(String(format: "\\u%04x", Int(byte)).utf8)
-                default: out.append(byte)
-                }
-            }
-            return out + [UInt8(ascii: "\"")]
-        }
         var values = RandomSnapshotValues(SeededGenerator(seed: 32))
         let strings = ["", "a", "Trip 12 along the coast", "Valparaíso, Chile", "\"", "\\", "\u{0}", "\u{1F}x\u{7F}", "😀\n\r\t"]
             + (0..<3_000).map { _ in values.string() }
         for string in strings {
             var out: [UInt8] = []
             SnapshotJSON.writeString(string, into: &out)
-            #expect(out == reference(string), "\(string.debugDescription)")
+            #expect(out == SnapshotJSONStringWriterTests.reference(string), "\(string.debugDescription)")
             #expect(try sameBits(SnapshotJSON.parse(out), .string(string)))
         }
     }
