@@ -109,6 +109,46 @@ import Testing
         for replica in [a, b] { #expect(try replica.note(note)?.tags.map(\.label) == ["blue"]) }
     }
 
+    /// A member removed and added back by two saves with no round between them is not dated:
+    /// the history names the relationship a save changed, not the member, and the member's net
+    /// state is unchanged, so an older removal of it made elsewhere wins (the limitation that
+    /// "The merge rules" in SyncingWithAServer.md states). A round between the two saves dates
+    /// each, and the later re-add wins. Found by an adversary (2026-11-29).
+    @Test(arguments: SyncBackend.allCases)
+    func aMemberRemovedAndAddedBackIsDatedOnlyByARoundBetween(_ backend: SyncBackend) async throws {
+        for roundBetween in [false, true] {
+            let world = try SyncWorld(backend)
+            let clock = ManualClock()
+            let a = try world.replica("a", configuration: clock.driving()), b = try world.replica("b", configuration: clock.driving())
+            let (note, red) = try a.edit { context in
+                let note = SyncNote(title: "n"), red = SyncTag(label: "red")
+                context.insert(note)
+                context.insert(red)
+                note.tags.append(red)
+                return (note.persistentModelID, red.persistentModelID)
+            }
+            try await a.sync()
+            try await b.sync()
+            clock.advance()
+            try a.edit { context in try #require(try context.model(for: note) as? SyncNote).tags.removeAll() }
+            try await a.sync()   // a's removal, dated now
+            clock.advance()
+            try b.edit { context in try #require(try context.model(for: note) as? SyncNote).tags.removeAll() }
+            if roundBetween { try await b.sync() }
+            clock.advance()
+            try b.edit { context in
+                let note = try #require(try context.model(for: note) as? SyncNote)
+                note.tags.append(try #require(try context.model(for: red) as? SyncTag))
+            }
+            try await b.sync()
+            try await a.sync()
+            try await b.sync()
+            for replica in [a, b] {
+                #expect(try replica.note(note)?.tags.map(\.label) == (roundBetween ? ["red"] : []), "round between: \(roundBetween)")
+            }
+        }
+    }
+
     /// A deleted folder (nullify) lets go of its notes on every replica.
     @Test(arguments: SyncBackend.allCases)
     func deletingTheOneSideReleasesTheOther(_ backend: SyncBackend) async throws {
