@@ -356,6 +356,32 @@ enum AttributeTypeCases {
                           "the update for setting \(keyPath) must list exactly it, listed \(listed)")
             }
         },
+        // A value `==` finds equal to the stored one but that is not the same bits (-0 for 0, a
+        // string's canonically equivalent other spelling) is a change: stored, recorded, read
+        // back exactly. A store that compares with `==` keeps the old bytes and records nothing.
+        ConformanceCase(area: "history", name: "aValueEqualButNotIdenticalIsStoredAndRecorded", requires: [.history, .updates]) { target in
+            let container = try ModelContainer(for: schema, configurations: [target.makeConfiguration()])
+            let writer = ModelContext(container)
+            let stored = SuiteEveryType()
+            stored.double = 0
+            stored.edgeString = "cafe\u{301}"
+            writer.insert(stored)
+            try writer.save()
+            let context = ModelContext(container)
+            let model = try require(try context.fetch(FetchDescriptor<SuiteEveryType>()).first, "the model")
+            let token = try container.currentHistoryToken()
+            model.double = -0.0
+            model.edgeString = "caf\u{e9}"
+            try context.save()
+            let updates = try history(container, after: token).flatMap(\.changes).compactMap { change in
+                if case .update(let update as DefaultHistoryUpdate<SuiteEveryType>) = change { update } else { nil }
+            }
+            try checkEqual(updates.count, 1, "updates recorded for setting 0 to -0 and a string to its other spelling")
+            try checkEqual(updates[0].updatedAttributes.count, 2, "attributes the update lists (\(updates[0].updatedAttributes))")
+            let read = try require(try ModelContext(container).fetch(FetchDescriptor<SuiteEveryType>()).first, "the model, read back")
+            try checkEqual(read.double.bitPattern, (-0.0).bitPattern, "the bits of the double read back")
+            try checkEqual(Array(read.edgeString.unicodeScalars), Array("caf\u{e9}".unicodeScalars), "the scalars of the string read back")
+        },
         ConformanceCase(area: "history", name: "settingAnAttributeToItsValueRecordsNoUpdate", requires: [.history, .updates]) { target in
             let container = try ModelContainer(for: schema, configurations: [target.makeConfiguration()])
             let writer = ModelContext(container)

@@ -64,22 +64,7 @@ private struct UnsavedChanges: Equatable {
         guard lhs.secondInstances == rhs.secondInstances, lhs.models.count == rhs.models.count else { return false }
         return lhs.models.allSatisfy { key, change in
             guard let other = rhs.models[key] else { return false }
-            return change.state == other.state && identical(change.values, other.values)
-        }
-    }
-
-    /// Value for value the same, doubles bit for bit (a NaN is the same as itself, which `==`
-    /// says it is not, and -0 is not 0).
-    private static func identical(_ lhs: [String: SnapshotValue], _ rhs: [String: SnapshotValue]) -> Bool {
-        lhs.count == rhs.count && lhs.allSatisfy { name, value in rhs[name].map { identical(value, $0) } ?? false }
-    }
-
-    private static func identical(_ lhs: SnapshotValue, _ rhs: SnapshotValue) -> Bool {
-        switch (lhs, rhs) {
-        case let (.double(a), .double(b)): return a.bitPattern == b.bitPattern
-        case let (.array(a), .array(b)): return a.count == b.count && zip(a, b).allSatisfy { identical($0, $1) }
-        case let (.object(a), .object(b)): return identical(a, b)
-        default: return lhs == rhs
+            return change.state == other.state && SnapshotValue.object(change.values).isIdentical(to: .object(other.values))
         }
     }
 }

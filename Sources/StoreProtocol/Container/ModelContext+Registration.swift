@@ -109,7 +109,7 @@ extension ModelContext {
             return changed.members.compactMap { index in
                 // Absent and null are the same value (a nil optional), as in changedAttributes(from:).
                 guard index < names.count, entity.attributeNameSet.contains(names[index]),
-                      (current[names[index]] ?? .null) != (baseline[names[index]] ?? .null) else { return nil }
+                      !(current[names[index]] ?? .null).isIdentical(to: baseline[names[index]] ?? .null) else { return nil }
                 return names[index]
             }
         }

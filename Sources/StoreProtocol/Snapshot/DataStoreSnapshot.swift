@@ -28,11 +28,14 @@ extension DataStoreSnapshot {
     /// The value of one attribute, ``SnapshotValue/null`` when absent.
     public subscript(attribute name: String) -> SnapshotValue { values[name] ?? .null }
 
-    /// The names of the attributes whose values differ from `other`'s, in sorted order.
+    /// The names of the attributes whose values differ from `other`'s, in sorted order: those
+    /// not bit for bit the same (``SnapshotValue/isIdentical(to:)``, so -0 differs from 0 and one
+    /// spelling of a string from a canonically equivalent other). Absent and ``SnapshotValue/null``
+    /// are the same value.
     /// - Complexity: O(*n*) in the number of attributes.
     public func changedAttributes(from other: [String: SnapshotValue]) -> [String] {
         var changed: [String] = []
-        for (name, value) in values where (other[name] ?? .null) != value { changed.append(name) }
+        for (name, value) in values where !(other[name] ?? .null).isIdentical(to: value) { changed.append(name) }
         for (name, value) in other where values[name] == nil && value != .null { changed.append(name) }
         return changed.sorted()
     }
