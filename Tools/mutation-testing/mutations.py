@@ -42,6 +42,7 @@ COLUMN_FILTER = "Sources/StoreBuildingBlocks/ColumnFilter.swift"
 TRANSLATION_CACHE = "Sources/StoreProtocol/Query/QueryTranslationCache.swift"
 TRANSLATABLE = "Sources/StoreProtocol/Query/PredicateExpressions+QueryTranslatable.swift"
 COLUMN_SCAN = "Sources/StoreBuildingBlocks/ColumnScan.swift"
+IDENTICAL = "Sources/StoreProtocol/Snapshot/SnapshotValue+Identical.swift"
 TOP_ROWS = "Sources/StoreBuildingBlocks/TopRows.swift"
 RELATIONSHIPS = "Sources/StoreProtocol/Container/ModelContext+Relationships.swift"
 UNDO = "Sources/StoreProtocol/Container/ModelContext+Undo.swift"
@@ -243,7 +244,7 @@ MUTATIONS = [
     m("C93", "context", RELATIONSHIPS, "a deleted model with unsaved changes cascades over (and is denied by) a member another context moved elsewhere",  # StaleOwnerDeleteRuleTests
       "return members.filter { member in inverseAccess.members(member).contains { $0 === model } }", "return members"),
     m("I01", "context", "Sources/StoreProtocol/Container/ModelContext+Enumerate.swift", "enumerate's mutation check misses a change to a model that was already changed",  # EnumerateMutationCheckTests
-      "return change.state == other.state && identical(change.values, other.values)", "return change.state == other.state"),
+      "return change.state == other.state && SnapshotValue.object(change.values).isIdentical(to: .object(other.values))", "return change.state == other.state"),
     m("I03", "context", CONTEXT_TRACKING, "a batch delete whose predicate reads a relationship is decided by the store on its rows",  # conformance relationships/aBatchDeleteByARelationshipDeletesWhatItSelects
       "if let predicate, mayFollowRelationships(FetchDescriptor<T>(predicate: predicate)) {", "if let predicate, false, mayFollowRelationships(FetchDescriptor<T>(predicate: predicate)) {"),
     m("I02", "context", "Sources/StoreProtocol/Container/ModelContext+Enumerate.swift", "enumerate's mutation check is skipped when the context had changes",  # EnumerateMutationCheckTests
@@ -307,6 +308,10 @@ MUTATIONS = [
       "           seen.count > 0, ObjectIdentifier(members[seen.count - 1]) == seen.last {", "           seen.count > 0 {"),
     m("V05", "context", BACKING, "a new member of a new owner's to-many does not record the owner, so inserting the member drops the owner",  # NewOwnerOfAHeldModelTests.aNewOwnerOfANewMemberIsInsertedWithTheMember
       "                backing.referrers[ObjectIdentifier(model)] = WeakModel(model: model)", "                _ = backing"),
+    m("Z01", "context", IDENTICAL, "a save compares doubles with ==, so -0 set for 0 is stored as no change",  # IdenticalValueSaveTests
+      "        case let (.double(a), .double(b)): return a.bitPattern == b.bitPattern", "        case let (.double(a), .double(b)): return a == b"),
+    m("Z02", "context", IDENTICAL, "a save compares strings with ==, so a canonically equivalent spelling is stored as no change",  # IdenticalValueSaveTests
+      "        case let (.string(a), .string(b)): return Self.sameUTF8(a, b)", "        case let (.string(a), .string(b)): return a == b"),
 
     # The context: identity map, change tracking, rollback, ordering.
     m("C14", "context", CONTEXT_SAVE, "a model let go is forgotten before inverses are in step",
@@ -380,7 +385,7 @@ MUTATIONS = [
     m("B05", "context", RELATIONSHIPS, "a new @Model model linked only through its own to-one is not inserted with its destination",
       "            for referrer in newReferrers(of: registration) {", "            for referrer in [] as [(model: any PersistentModel, relationship: Schema.Relationship, registration: Registration)] {"),
     m("B04", "context", CONTEXT_REGISTRATION, "an @Model update names every property set, also one set back to its stored value",
-      "(current[names[index]] ?? .null) != (baseline[names[index]] ?? .null) else { return nil }", "true else { return nil }"),
+      "!(current[names[index]] ?? .null).isIdentical(to: baseline[names[index]] ?? .null) else { return nil }", "true else { return nil }"),
     m("C19", "context", CONTEXT_SAVE, "an insert that became an update takes the stored values over a change made while saving",
       "            if since != stored.values { try? registration.model.assignStoredValues(since) }\n", "\n"),
     m("C01", "context", REGISTRATIONS, "changes sent in registration-table order, not the order they were made",
@@ -419,7 +424,7 @@ MUTATIONS = [
     m("S01", "coder", SNAPSHOT, "an attribute set to nil is not a change",
       "for (name, value) in other where values[name] == nil && value != .null { changed.append(name) }", "_ = other"),
     m("S02", "coder", SNAPSHOT, "changed attributes compared by name only",
-      "for (name, value) in values where (other[name] ?? .null) != value { changed.append(name) }",
+      "for (name, value) in values where !(other[name] ?? .null).isIdentical(to: value) { changed.append(name) }",
       "for (name, _) in values where other[name] == nil { changed.append(name) }"),
     m("S03", "coder", ENCODER, "unsigned values above Int64.max wrap around",
       "if let small = Int64(exactly: v) { return .int(small) }\n        return .unsigned(UInt64(v))",
