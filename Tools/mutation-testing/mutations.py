@@ -384,7 +384,7 @@ MUTATIONS = [
     m("C19", "context", CONTEXT_SAVE, "an insert that became an update takes the stored values over a change made while saving",
       "            if since != stored.values { try? registration.model.assignStoredValues(since) }\n", "\n"),
     m("C01", "context", REGISTRATIONS, "changes sent in registration-table order, not the order they were made",
-      "return inOrder ? found.sorted { $0.order < $1.order } : found", "return found"),
+      "            look.found.sort { $0.order < $1.order }\n", "\n"),
     m("C02", "context", CONTEXT_SAVE, "deletes sent in table order, not the order they were made",
       "plan.deleted.sort { $0.0.deleteOrder < $1.0.deleteOrder }", "_ = plan.deleted"),
     m("C03", "context", CONTEXT_TRACKING, "rollback keeps changed values", "if let baseline = registration.baseline { try? restore(registration, to: baseline) }",
@@ -771,4 +771,18 @@ MUTATIONS += [
     m("K03", "context", CONTEXT_FETCH, "a fresh context's fetch registers a row under its stored id, not the row's identifier",  # FreshContextFetchTests.aFreshContextsFetchGivesWhatTheReferencePathGives
       "        guard identifier == snapshot.persistentIdentifier else {",
       "        guard identifier == identifier else {"),
+]
+
+# A save's passes share one change scan: the registration table answers a look from the last one
+# while nothing that could change the answer happened since (issue 30).
+MUTATIONS += [
+    m("O01", "context", REGISTRATIONS, "a delete after a look is not seen by the next look (unsettling keeps the last look)",  # ChangeScanTests.aLookAfterALookSeesWhatChangedBetween
+      "    mutating func unsettle(_ identifier: PersistentIdentifier) {\n        lastLook = nil\n",
+      "    mutating func unsettle(_ identifier: PersistentIdentifier) {\n"),
+    m("O02", "context", REGISTRATIONS, "a look answers from the last one though a model it found has settled since",  # ChangeScanTests.aLookAfterALookSeesWhatChangedBetween
+      "let last = lastLook, last.found.allSatisfy({ !$0.isSettled }) { return last }", "let last = lastLook { return last }"),
+    m("O03", "context", REGISTRATIONS, "a look answers from the last one though the touch log holds changes made since",  # ChangeScanTests.aLookAfterALookSeesWhatChangedBetween
+      "if reusesLastLook, touched.isEmpty, let last", "if reusesLastLook, let last"),
+    m("O04", "context", REGISTRATIONS, "a look answers from the last one though a model was registered or forgotten since",  # ChangeScanTests.aSaveStoresWhatAScanEveryTimeStores
+      "        set {\n            lastLook = nil\n", "        set {\n"),
 ]
