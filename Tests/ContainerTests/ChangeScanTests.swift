@@ -244,6 +244,18 @@ struct ScanHistory: CustomTestStringConvertible, Sendable {
                 run.context.delete(item)
             }
             run.step("save") { try $0.context.save() }
+            run.step("insert two notes") { run in
+                for text in ["kept", "dropped"] {
+                    let note = ScanNote(text: text)
+                    run.notes[text] = note
+                    run.context.insert(note)
+                }
+            }
+            // After a look (each step's log looks): the table forgets a registration, and nothing else changes.
+            run.step("delete one of them before its save") { run in
+                if let note = run.notes["dropped"] { run.context.delete(note) }
+            }
+            run.step("save") { try $0.context.save() }
         },
         ScanHistory(name: "rollback") { run in
             run.step("insert") { run in
@@ -384,7 +396,12 @@ struct ScanHistory: CustomTestStringConvertible, Sendable {
         #expect(context.registrations.mayHaveChanged().isEmpty, "the saved change settled")
         #expect(!context.hasChanges)
         let inserted = ScanNote(text: "inserted after a look")
+        let dropped = ScanNote(text: "inserted and deleted after a look")
         context.insert(inserted)
+        context.insert(dropped)
+        #expect(context.registrations.mayHaveChanged().count == 2)
+        // A new model deleted is forgotten: the table changes, and the model's state does not.
+        context.delete(dropped)
         #expect(context.registrations.mayHaveChanged().map(\.model).map(ObjectIdentifier.init) == [ObjectIdentifier(inserted)])
         try context.save()
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<ScanNote>()) == 4)

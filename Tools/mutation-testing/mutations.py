@@ -783,6 +783,6 @@ MUTATIONS += [
       "let last = lastLook, last.found.allSatisfy({ !$0.isSettled }) { return last }", "let last = lastLook { return last }"),
     m("O03", "context", REGISTRATIONS, "a look answers from the last one though the touch log holds changes made since",  # ChangeScanTests.aLookAfterALookSeesWhatChangedBetween
       "if reusesLastLook, touched.isEmpty, let last", "if reusesLastLook, let last"),
-    m("O04", "context", REGISTRATIONS, "a look answers from the last one though a model was registered or forgotten since",  # ChangeScanTests.aSaveStoresWhatAScanEveryTimeStores
+    m("O04", "context", REGISTRATIONS, "a look answers from the last one though a model was forgotten since (a new model deleted)",  # ChangeScanTests.aLookAfterALookSeesWhatChangedBetween, aSaveStoresWhatAScanEveryTimeStores
       "        set {\n            lastLook = nil\n", "        set {\n"),
 ]
