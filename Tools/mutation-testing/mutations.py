@@ -362,7 +362,7 @@ MUTATIONS = [
       "                registration.deleteOrder = takeOrder()\n                registrations.unsettle(id)\n",
       "                registration.deleteOrder = takeOrder()\n"),
     m("W06", "context", REGISTRATIONS, "a new registration is not counted as unsettled",
-      "            hold(newValue, as: identifier)\n            unsettled.insert(identifier)\n",
+      "            hold(newValue, as: identifier)\n            unsettled[identifier] = newValue\n",
       "            hold(newValue, as: identifier)\n"),
     m("W07", "context", CONTEXT_TRACKING, "settled models are never looked at again, so those no one holds are never forgotten",
       "if registrations.count >= 2 * max(countAfterFullSweep, 512) {", "if false {"),
