@@ -785,4 +785,11 @@ MUTATIONS += [
       "if reusesLastLook, touched.isEmpty, let last", "if reusesLastLook, let last"),
     m("O04", "context", REGISTRATIONS, "a look answers from the last one though a model was forgotten since (a new model deleted)",  # ChangeScanTests.aLookAfterALookSeesWhatChangedBetween, aSaveStoresWhatAScanEveryTimeStores
       "        set {\n            lastLook = nil\n", "        set {\n"),
+    m("O05", "context", REGISTRATIONS, "a registration the table forgets keeps its unsettled entry: a new model deleted is saved",  # ChangeScanTests.aLookAfterALookSeesWhatChangedBetween
+      "                    release(old)\n                    unsettled.removeValue(forKey: identifier)\n", "                    release(old)\n"),
+    m("O06", "context", REGISTRATIONS, "an unsettled entry keeps the registration another replaced",
+      "            if let entry = unsettled.index(forKey: identifier) { unsettled.values[entry] = registration }\n", "\n",
+      equivalent="defensive: the subscript's set points the entry at its registration itself, and registerSettled replaces "
+                 "only a registration made settled in the same fetch (a fetch registers a row only when none is held), "
+                 "which has no unsettled entry"),
 ]
