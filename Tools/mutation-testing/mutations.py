@@ -344,7 +344,7 @@ MUTATIONS = [
     m("U09", "context", CONTEXT_FETCH, "a fetch with unsaved changes leaves clean models stale",
       "                let _: T = try materialize(snapshot)\n                if pending {", "                if pending {"),
     m("C21", "context", CONTEXT_SAVE, "a save sends no changed attributes: the store writes whole snapshots (the lost update)",
-      "plans[storeIndex, default: Plan()].updatedAttributes[id] = Set(changed)", "_ = changed"),
+      "plans[storeIndex].updatedAttributes[id] = Set(changed)", "_ = changed"),
     m("C17", "context", UPSERT, "an insert colliding with a held or related stored model is sent to the store as it is",
       "            guard let target, target !== insert else {",
       "            guard let target, target !== insert, false else {"),
@@ -367,7 +367,7 @@ MUTATIONS = [
       "                registration.deleteOrder = takeOrder()\n                registrations.unsettle(id)\n",
       "                registration.deleteOrder = takeOrder()\n"),
     m("W06", "context", REGISTRATIONS, "a new registration is not counted as unsettled",
-      "            hold(newValue, as: identifier)\n            unsettled.insert(identifier)\n",
+      "            hold(newValue, as: identifier)\n            unsettled[identifier] = newValue\n",
       "            hold(newValue, as: identifier)\n"),
     m("W07", "context", CONTEXT_TRACKING, "settled models are never looked at again, so those no one holds are never forgotten",
       "if registrations.count >= 2 * max(countAfterFullSweep, 512) {", "if false {"),
@@ -376,8 +376,8 @@ MUTATIONS = [
     m("B02", "context", BACKING, "settling an @Model model keeps its changed bits",
       "        changedProperties.removeAll()\n        reportedChange = false\n", "        reportedChange = false\n"),
     m("B03", "context", CONTEXT_SAVE, "a save that does not reach its store forgets the changed bits it took",
-      "for (backing, changes) in taken.values.joined() { backing.restoreChanges(changes) }",
-      "for (backing, changes) in taken.values.joined() { _ = (backing, changes) }"),
+      "for (backing, changes) in taken.joined() { backing.restoreChanges(changes) }",
+      "for (backing, changes) in taken.joined() { _ = (backing, changes) }"),
     m("B06", "context", BACKING, "a model deleted and saved is not remembered as deleted, so a relationship stores it again",
       "if deleted { deletion = ModelDeletion(container: log.container) }", "_ = deleted"),
     m("B07", "context", BACKING, "a model tracked again after its deletion is still refused as deleted",
@@ -389,7 +389,7 @@ MUTATIONS = [
     m("C19", "context", CONTEXT_SAVE, "an insert that became an update takes the stored values over a change made while saving",
       "            if since != stored.values { try? registration.model.assignStoredValues(since) }\n", "\n"),
     m("C01", "context", REGISTRATIONS, "changes sent in registration-table order, not the order they were made",
-      "return inOrder ? found.sorted { $0.order < $1.order } : found", "return found"),
+      "            look.found.sort { $0.order < $1.order }\n", "\n"),
     m("C02", "context", CONTEXT_SAVE, "deletes sent in table order, not the order they were made",
       "plan.deleted.sort { $0.0.deleteOrder < $1.0.deleteOrder }", "_ = plan.deleted"),
     m("C03", "context", CONTEXT_TRACKING, "rollback keeps changed values", "if let baseline = registration.baseline { try? restore(registration, to: baseline) }",
@@ -776,4 +776,25 @@ MUTATIONS += [
     m("K03", "context", CONTEXT_FETCH, "a fresh context's fetch registers a row under its stored id, not the row's identifier",  # FreshContextFetchTests.aFreshContextsFetchGivesWhatTheReferencePathGives
       "        guard identifier == snapshot.persistentIdentifier else {",
       "        guard identifier == identifier else {"),
+]
+
+# A save's passes share one change scan: the registration table answers a look from the last one
+# while nothing that could change the answer happened since (issue 30).
+MUTATIONS += [
+    m("O01", "context", REGISTRATIONS, "a delete after a look is not seen by the next look (unsettling keeps the last look)",  # ChangeScanTests.aLookAfterALookSeesWhatChangedBetween
+      "    mutating func unsettle(_ identifier: PersistentIdentifier) {\n        lastLook = nil\n",
+      "    mutating func unsettle(_ identifier: PersistentIdentifier) {\n"),
+    m("O02", "context", REGISTRATIONS, "a look answers from the last one though a model it found has settled since",  # ChangeScanTests.aLookAfterALookSeesWhatChangedBetween
+      "let last = lastLook, last.found.allSatisfy({ !$0.isSettled }) { return last }", "let last = lastLook { return last }"),
+    m("O03", "context", REGISTRATIONS, "a look answers from the last one though the touch log holds changes made since",  # ChangeScanTests.aLookAfterALookSeesWhatChangedBetween
+      "if reusesLastLook, touched.isEmpty, let last", "if reusesLastLook, let last"),
+    m("O04", "context", REGISTRATIONS, "a look answers from the last one though a model was forgotten since (a new model deleted)",  # ChangeScanTests.aLookAfterALookSeesWhatChangedBetween, aSaveStoresWhatAScanEveryTimeStores
+      "        set {\n            lastLook = nil\n", "        set {\n"),
+    m("O05", "context", REGISTRATIONS, "a registration the table forgets keeps its unsettled entry: a new model deleted is saved",  # ChangeScanTests.aLookAfterALookSeesWhatChangedBetween
+      "                    release(old)\n                    unsettled.removeValue(forKey: identifier)\n", "                    release(old)\n"),
+    m("O06", "context", REGISTRATIONS, "an unsettled entry keeps the registration another replaced",
+      "            if let entry = unsettled.index(forKey: identifier) { unsettled.values[entry] = registration }\n", "\n",
+      equivalent="defensive: the subscript's set points the entry at its registration itself, and registerSettled replaces "
+                 "only a registration made settled in the same fetch (a fetch registers a row only when none is held), "
+                 "which has no unsettled entry"),
 ]

@@ -9,6 +9,12 @@ import Foundation
 /// `unsettled`, or in the touch log its backing appends to on its first change. So
 /// ``mayHaveChanged()`` costs what may have changed, not what the context holds.
 ///
+/// A save asks it several times (forgetting models no one holds, upserts, the save's own pass,
+/// and with relationships the inverse and delete-rule passes), mostly with nothing changed in
+/// between: each look keeps what it found (``lastLook``), and the next look answers from it when
+/// the table and the touch log are as they were and none of the registrations found has settled
+/// since (see ``mayHaveChanged(inOrder:)``).
+///
 /// Every model it holds is tracked by its ``touches`` log (the model's backing says so to other
 /// contexts, ``ModelOwner``), and released when the table lets it go.
 struct RegistrationTable {
@@ -25,22 +31,40 @@ struct RegistrationTable {
     }
 
     private(set) var byIdentifier: [PersistentIdentifier: Registration] = [:]
-    /// Identifiers of registrations that may not be settled (a superset: some may be settled or
-    /// gone since).
-    private var unsettled: Set<PersistentIdentifier> = []
+    /// The registrations that may not be settled, by identifier (a superset: some may be settled
+    /// since). Each is the registration `byIdentifier` holds under its identifier: the table
+    /// removes an entry with the registration, and points it at the registration that replaces
+    /// one, so that a scan reads them here without a hashed lookup each in `byIdentifier`
+    /// (about 600 instructions a model of a save, callgrind).
+    private var unsettled: [PersistentIdentifier: Registration] = [:]
     /// Where the backings of this context's registrations log changes.
     let touches: TouchLog
+    /// What the last ``mayHaveChanged(inOrder:)`` found, and whether in order; `nil` once the
+    /// table changed since (every mutation of `byIdentifier` or `unsettled` forgets it). A
+    /// registration enters the answer only through those two or the touch log, which the next
+    /// look drains: so while this is kept and the log is empty, the answer is this, and a look
+    /// that finds one of these settled since scans again (a scan would drop it). A model a fetch
+    /// registers settled (``registerSettledIfAbsent(_:_:)``) changes no answer: its identifier
+    /// is not among the unsettled, and its first change reaches the touch log.
+    private var lastLook: (found: [Registration], inOrder: Bool)?
+    /// Whether a look may answer from ``lastLook``; off, every look scans as before it was kept
+    /// (the tests' reference: the same saves must store the same).
+    var reusesLastLook = true
 
     /// The registration of a model; setting one counts it as unsettled.
     subscript(identifier: PersistentIdentifier) -> Registration? {
         get { byIdentifier[identifier] }
         set {
+            lastLook = nil
             guard let newValue else {
-                if let old = byIdentifier.removeValue(forKey: identifier) { release(old) }
+                if let old = byIdentifier.removeValue(forKey: identifier) {
+                    release(old)
+                    unsettled.removeValue(forKey: identifier)
+                }
                 return
             }
             hold(newValue, as: identifier)
-            unsettled.insert(identifier)
+            unsettled[identifier] = newValue
         }
     }
 
@@ -85,9 +109,12 @@ struct RegistrationTable {
 
     /// Puts a registration in the table, tracked by its touch log, releasing the one it replaces.
     private mutating func hold(_ registration: Registration, as identifier: PersistentIdentifier) {
+        lastLook = nil
         // One hashed lookup for the old and the new registration.
-        if let old = byIdentifier.updateValue(registration, forKey: identifier), old.model !== registration.model {
-            release(old)
+        if let old = byIdentifier.updateValue(registration, forKey: identifier), old !== registration {
+            if old.model !== registration.model { release(old) }
+            // An unsettled entry stands for the registration held now (rare: a replacement).
+            if let entry = unsettled.index(forKey: identifier) { unsettled.values[entry] = registration }
         }
         registration.backing.track(by: touches, as: identifier)
     }
@@ -95,7 +122,9 @@ struct RegistrationTable {
     /// Forgets a model deleted from its store by a save or a batch delete: its backing remembers
     /// it as deleted, so that no relationship stores it again.
     mutating func forgetDeleted(_ identifier: PersistentIdentifier) {
+        lastLook = nil
         guard let old = byIdentifier.removeValue(forKey: identifier) else { return }
+        unsettled.removeValue(forKey: identifier)
         release(old, deleted: true)
     }
 
@@ -113,42 +142,76 @@ struct RegistrationTable {
 
     /// Counts a registration as unsettled after a change its backing does not see (its state).
     mutating func unsettle(_ identifier: PersistentIdentifier) {
-        unsettled.insert(identifier)
+        lastLook = nil
+        if let registration = byIdentifier[identifier] { unsettled[identifier] = registration }
     }
 
     /// The registrations that may differ from their stored values (inserted, deleted, changed,
     /// or not settled), in the order they became known unless `inOrder` is `false`.
+    ///
+    /// A look right after another, with no registration added, removed, unsettled or logged as
+    /// changed since, and none of those found settled since, gives what the last look found
+    /// (in order if either look asked for it) without a hashed lookup: a save's passes share one
+    /// scan.
     /// - Complexity: O(*u* log *u*) for *u* registrations not settled since the last call, plus
-    ///   those changed since; O(*u*) unordered.
+    ///   those changed since; O(*u*) unordered. O(*u*) checks of their state when the table and
+    ///   the touch log did not change since the last call (and O(*u* log *u*) once, when it was
+    ///   unordered and this one is in order).
     mutating func mayHaveChanged(inOrder: Bool = true) -> [Registration] {
-        unsettled.formUnion(touches.drain())
+        var look = lookOrScan()
+        if inOrder, !look.inOrder {
+            look.found.sort { $0.order < $1.order }
+            look.inOrder = true
+        }
+        lastLook = look
+        return look.found
+    }
+
+    /// What the last look found, when it still holds (see ``lastLook``), else a scan of the
+    /// registrations that may not be settled, in no order.
+    private mutating func lookOrScan() -> (found: [Registration], inOrder: Bool) {
+        let touched = touches.drain()
+        if reusesLastLook, touched.isEmpty, let last = lastLook, last.found.allSatisfy({ !$0.isSettled }) { return last }
+        // A changed model's identifier, as its backing logged it: one lookup each.
+        for identifier in touched {
+            if let registration = byIdentifier[identifier] { unsettled[identifier] = registration }
+        }
         var found: [Registration] = []
         found.reserveCapacity(unsettled.count)
         var settled: [PersistentIdentifier] = []
-        for identifier in unsettled {
-            if let registration = byIdentifier[identifier], !registration.isSettled {
-                found.append(registration)
-            } else {
+        for (identifier, registration) in unsettled {
+            if registration.isSettled {
                 settled.append(identifier)
+            } else {
+                found.append(registration)
             }
         }
-        for identifier in settled { unsettled.remove(identifier) }
-        // A set keeps its capacity, and iterating walks it: after 100,000 fetched models were
-        // forgotten, each call would walk 100,000 empty buckets.
+        for identifier in settled { unsettled.removeValue(forKey: identifier) }
+        // A dictionary keeps its capacity, and iterating walks it: after 100,000 fetched models
+        // were forgotten, each call would walk 100,000 empty buckets.
         if unsettled.capacity > 4 * max(unsettled.count, 64) {
-            var smaller = Set<PersistentIdentifier>(minimumCapacity: unsettled.count)
-            smaller.formUnion(unsettled)
+            var smaller = [PersistentIdentifier: Registration](minimumCapacity: unsettled.count)
+            smaller.merge(unsettled) { _, new in new }
             unsettled = smaller
         }
-        return inOrder ? found.sorted { $0.order < $1.order } : found
+        return (found, false)
     }
 
     /// Drops the registrations `shouldForget` selects.
     /// - Complexity: O(*n*) for *n* registrations.
     mutating func removeAll(where shouldForget: (Registration) -> Bool) -> Int {
         let forgotten = byIdentifier.compactMap { shouldForget($0.value) ? $0.key : nil }
+        if !forgotten.isEmpty { lastLook = nil }
         for identifier in forgotten {
             if let old = byIdentifier.removeValue(forKey: identifier) { release(old) }
+        }
+        // The unsettled entries of the registrations forgotten go too: by a lookup of each
+        // entry when there are fewer entries than models forgotten (a sweep of many fetched
+        // models), else by a removal of each model forgotten.
+        if unsettled.count < forgotten.count {
+            unsettled = unsettled.filter { byIdentifier[$0.key] === $0.value }
+        } else {
+            for identifier in forgotten { unsettled.removeValue(forKey: identifier) }
         }
         // A dictionary keeps its capacity: after forgetting most of 100,000 models, each pass
         // over the registrations would walk 200,000 empty slots.
