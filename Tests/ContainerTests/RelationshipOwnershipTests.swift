@@ -188,4 +188,37 @@ extension RelationshipOwnershipTests {
         try context.save()
         #expect(try Self.count(SuiteVoyage.self, in: mine) == 0)
     }
+
+    /// Deleting another container's model is refused too (found by an adversary: the delete was
+    /// accepted, deleted nothing, and registered the model here, so that a later insert copied
+    /// it into this container's store and its own context's edits no longer reached its store).
+    @Test func deletingAModelOfAnotherContainerIsRefused() throws {
+        let mine = try Self.container(), theirs = try Self.container()
+        let theirContext = ModelContext(theirs)
+        let voyage = SuiteVoyage(name: "theirs")
+        theirContext.insert(voyage)
+        try theirContext.save()
+        let token = try mine.currentHistoryToken()
+        let context = ModelContext(mine)
+        context.delete(voyage)
+        let error = try #require(throws: ModelContextError.self) { try context.save() }
+        #expect(error.code == .modelOfAnotherContext)
+        #expect(error.message.contains("\(voyage.persistentModelID)") && error.message.contains("another container"), "\(error.message)")
+        #expect(try mine.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(after: token)).isEmpty, "nothing saved here")
+        #expect(try Self.count(SuiteVoyage.self, in: theirs) == 1, "nothing deleted there")
+
+        // Not registered here: inserting it in a fresh context is still refused, and its own
+        // context's edits still reach its own store.
+        let another = ModelContext(mine)
+        another.insert(voyage)
+        #expect(throws: ModelContextError.self) { try another.save() }
+        #expect(try Self.count(SuiteVoyage.self, in: mine) == 0, "not copied into this store")
+        voyage.name = "renamed"
+        try theirContext.save()
+        #expect(try ModelContext(theirs).fetch(FetchDescriptor<SuiteVoyage>()).map(\.name) == ["renamed"])
+
+        context.rollback()
+        try context.save()
+        #expect(try Self.count(SuiteVoyage.self, in: theirs) == 1)
+    }
 }

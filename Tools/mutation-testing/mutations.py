@@ -312,6 +312,9 @@ MUTATIONS = [
       "        case let (.double(a), .double(b)): return a.bitPattern == b.bitPattern", "        case let (.double(a), .double(b)): return a == b"),
     m("Z02", "context", IDENTICAL, "a save compares strings with ==, so a canonically equivalent spelling is stored as no change",  # IdenticalValueSaveTests
       "        case let (.string(a), .string(b)): return Self.sameUTF8(a, b)", "        case let (.string(a), .string(b)): return a == b"),
+    m("Z03", "context", CONTEXT_TRACKING, "deleting another container's model is accepted and registers it here",  # RelationshipOwnershipTests.deletingAModelOfAnotherContainerIsRefused
+      "                + \"instance tracked by two contexts. Delete it through a context of its own container; nothing was saved.\"))\n            return",
+      "                + \"instance tracked by two contexts. Delete it through a context of its own container; nothing was saved.\"))"),
 
     # The context: identity map, change tracking, rollback, ordering.
     m("C14", "context", CONTEXT_SAVE, "a model let go is forgotten before inverses are in step",

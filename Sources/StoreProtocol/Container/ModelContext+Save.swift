@@ -45,14 +45,14 @@ extension ModelContext {
     /// the unique-constraint upserts the context must make itself (see ``insert(_:)``).
     ///
     /// - Throws: ``DataStoreError/Code/readOnly`` (nothing sent), ``DataStoreError/Code/unknownEntity``,
-    ///   ``ModelContextError/Code/modelOfAnotherContext`` for an inserted model of another
+    ///   ``ModelContextError/Code/modelOfAnotherContext`` for an inserted or deleted model of another
     ///   container, ``ModelContextError/Code/primaryKeyChanged`` for a stored model whose `id`
     ///   was changed (nothing sent), what ``processPendingChanges()`` throws (nothing sent), or what a store
     ///   throws. A store that throws is left as it was and this context keeps the changes meant
     ///   for it; with several stores, stores saved before the failing one keep their saves.
     public func save() throws {
         if let unknown = unknownInserts.first { throw DataStoreError.unknownEntity(type(of: unknown).entityName, in: container.schema) }
-        if let refusal = foreignInserts.first { throw refusal }
+        if let refusal = foreignModels.first { throw refusal }
         try mergeSecondInstances()
         try processPendingChanges()
         forgetModelsNoOneHolds()

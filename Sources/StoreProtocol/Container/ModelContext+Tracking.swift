@@ -45,7 +45,7 @@ extension ModelContext {
         }
         if let owner = ModelOwner.of(model), owner.context != nil, owner.container !== container {
             // Stored here, it would be tracked by two contexts and its changes would reach both stores.
-            foreignInserts.append(ModelContextError(.modelOfAnotherContext,
+            foreignModels.append(ModelContextError(.modelOfAnotherContext,
                 "\(id) is tracked by \(owner.contextDescription) of another container (its stores: "
                 + "\(Self.describeStores(of: owner.container))); inserting it here would copy it into "
                 + "\(Self.describeStores(of: container)) and leave one instance tracked by two contexts. Insert a new model "
@@ -104,6 +104,9 @@ extension ModelContext {
     /// Marks a model for deletion at the next ``save()``. Deleting a model inserted since the last
     /// save forgets it and takes it out of the inverses of its relationships (a project's
     /// `tasks` no longer holds a deleted new task), so that no save stores it through them.
+    /// Deleting a model that a context of another container tracks makes ``save()`` throw
+    /// ``ModelContextError/Code/modelOfAnotherContext`` (until ``rollback()``): delete it through
+    /// a context of its own container.
     public func delete<T: PersistentModel>(_ model: T) {
         let id = model.persistentModelID
         if let registration = registrations[id], registration.model === model {
@@ -119,6 +122,15 @@ extension ModelContext {
                 autosave.changeWasMade()
             case .deleted: break
             }
+            return
+        }
+        if let owner = ModelOwner.of(model), owner.context != nil, owner.container !== container {
+            // Registered here, it would be tracked by two contexts: the save would delete nothing
+            // in its store, and a later insert here would copy it into this container's.
+            foreignModels.append(ModelContextError(.modelOfAnotherContext,
+                "\(id) is tracked by \(owner.contextDescription) of another container (its stores: "
+                + "\(Self.describeStores(of: owner.container))); deleting it here would delete nothing there and leave one "
+                + "instance tracked by two contexts. Delete it through a context of its own container; nothing was saved."))
             return
         }
         guard let entity = container.schema.entity(for: T.self) else {
@@ -298,7 +310,7 @@ extension ModelContext {
         unknownInserts.removeAll()
         deletedWhileNew.removeAll()
         secondInstances.removeAll()
-        foreignInserts.removeAll()
+        foreignModels.removeAll()
         undo?.manager.removeAllActions()
         undo?.checkpoint.removeAll()
         for registration in registrations.mayHaveChanged(inOrder: false) {

@@ -43,8 +43,8 @@ public final class ModelContext {
     /// Models inserted while the context held another instance with their id, in the order
     /// inserted (not registered): `save()` gives the held instances their values (an upsert).
     var secondInstances: [Registration] = []
-    /// Models of another container inserted here; `save()` throws for them.
-    var foreignInserts: [ModelContextError] = []
+    /// Models of another container inserted or deleted here; `save()` throws for them.
+    var foreignModels: [ModelContextError] = []
     /// New models deleted before a save, by instance: a save's walk over related models does not
     /// insert them again when another model's to-many still holds them, and takes them out of it
     /// (``insertRelatedModels(from:)``). Emptied by each save and by ``rollback()``.
