@@ -25,8 +25,10 @@ extension FileIO {
             let code = errno
             if code == ENOENT, flags & O_CREAT == 0 { return nil }
             // A FIFO without a reader refuses a non-blocking writer (ENXIO); a socket cannot be
-            // opened at all; a file where a directory is wanted is ENOTDIR.
-            if code == ENXIO || code == EOPNOTSUPP || code == ENOTDIR, let kind = fileKind(atPath: path), kind != expected(directory) {
+            // opened at all; a file where a directory is wanted is ENOTDIR, a directory opened for
+            // writing EISDIR.
+            if code == ENXIO || code == EOPNOTSUPP || code == ENOTDIR || code == EISDIR, let kind = fileKind(atPath: path),
+               kind != expected(directory) {
                 throw notRegular(path, kind: kind, directory: directory)
             }
             throw failure("open", path, errno: code)

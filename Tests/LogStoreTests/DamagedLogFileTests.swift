@@ -100,4 +100,15 @@ import Testing
                     "\(name): \(error)")
         }
     }
+
+    /// A directory where the log keeps its lock file is `.invalidConfiguration` naming it, for a
+    /// writable open as for a read-only one (found by an adversary: the writable open's
+    /// `open(2)` failed with `EISDIR`, which came back as an `.ioFailure`).
+    @Test func aDirectoryWhereTheLockBelongsIsAConfigurationError() throws {
+        let directory = try log()
+        let lock = directory.appending(path: "lock")
+        try? FileManager.default.removeItem(at: lock)
+        try FileManager.default.createDirectory(at: lock, withIntermediateDirectories: false)
+        try expectRefused(directory, .invalidConfiguration, "\(lock.path) is a directory", "a directory at lock")
+    }
 }
