@@ -105,8 +105,8 @@ extension EntityRows {
     }
 
     /// `slotByKey` as an index of `id`: exact for UUID and String ids, whose primary key is the
-    /// id itself.
-    private func idLookup(_ attribute: QueryAttribute, _ constants: [SnapshotValue]) -> [SnapshotValue]? {
+    /// id itself. (Internal: `EntityRows.equalityLookup(_:)` asks it too.)
+    func idLookup(_ attribute: QueryAttribute, _ constants: [SnapshotValue]) -> [SnapshotValue]? {
         guard entity.queryAttributes["id"] == attribute, attribute.type == .uuid || attribute.type == .string,
               constants.allSatisfy({ constant in
                   switch constant {

@@ -772,3 +772,16 @@ MUTATIONS += [
       "        guard identifier == snapshot.persistentIdentifier else {",
       "        guard identifier == identifier else {"),
 ]
+
+# A fetch whose whole filter is one equality on `id` or an indexed attribute is answered by a
+# lookup, without planning a scan (issue 30).
+EQUALITY_LOOKUP = "Sources/StoreBuildingBlocks/EqualityLookup.swift"
+MUTATIONS += [
+    m("N01", "query", EQUALITY_LOOKUP, "a fetch by indexed value returns the rows in the index's order, not insertion order",  # EqualityLookupTests.theLookupAnswersAsTheEvaluatorDoes
+      "            if selection.count > 1 { selection.sort() }\n", ""),
+    m("N02", "query", EQUALITY_LOOKUP, "a fetch by indexed value returns the rows whose value does not read as its type",  # EqualityLookupTests.rowsTheStoredValuesCannotDecideLeaveTheRequestToTheEvaluator
+      "guard let filter = ColumnFilter(operand: operand, columns: columns), filter.filter(&selection) else { return nil }",
+      "_ = operand"),
+    m("N03", "query", EQUALITY_LOOKUP, "a fetch by indexed value with an offset or a limit returns every row",  # EqualityLookupTests.pagesSortsAndOtherOperandsAreLeftToTheGeneralPath
+      "query.fetchOffset == nil, query.fetchLimit == nil,", ""),
+]
