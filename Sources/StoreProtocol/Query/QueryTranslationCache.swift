@@ -45,7 +45,7 @@ package enum QueryTranslationCache {
         // A deliberate translation mistake must reach the translation, not a cached one.
         if QueryTranslationFault.active != nil { return nil }
         #endif
-        guard let translatable = predicate.expression as? any QueryTranslatable else { return nil }
+        guard let translatable = translatable(predicate.expression) else { return nil }
         var reader = PredicateShapeReader(model: T.self, expression: translatable, root: predicate.variable.key)
         translatable.readShape(&reader)
         let shape = reader.shape
@@ -53,6 +53,43 @@ package enum QueryTranslationCache {
         guard case let .translated(template, parameterCount) = entry, parameterCount == reader.values.count else { return nil }
         let expression = template.substituting(reader.values)
         return .expression(reader.hasNaN ? expression.foldingNaNComparisons() : expression)
+    }
+
+    /// Each expression type met, with its ``QueryTranslatable`` conformance (`nil`: none), so
+    /// that a predicate's expression is cast once per type, not once per fetch (a dynamic cast
+    /// to a protocol existential, about 1,900 instructions of a fetch by id, callgrind).
+    /// Bounded as ``entries`` is: a program has a fixed set of `#Predicate`s.
+    private static let conformances = Locked<[ObjectIdentifier: TranslatableType]>([:])
+
+    /// A ``QueryTranslatable`` conformance, or its absence.
+    private struct TranslatableType: @unchecked Sendable {
+        // @unchecked: a metatype is immutable.
+        let type: (any QueryTranslatable.Type)?
+    }
+
+    /// `expression as? any QueryTranslatable`, with the conformance of its type looked up in
+    /// ``conformances`` after the first cast.
+    static func translatable(_ expression: any StandardPredicateExpression<Bool>) -> (any QueryTranslatable)? {
+        let key = ObjectIdentifier(type(of: expression))
+        if let known = conformances.withLock({ $0[key] }) {
+            guard let conforming = known.type else { return nil }
+            return reinterpret(expression, as: conforming)
+        }
+        let translatable = expression as? any QueryTranslatable
+        conformances.withLock { conformances in
+            if conformances.count >= capacity { conformances.removeAll(keepingCapacity: true) }
+            conformances[key] = TranslatableType(type: translatable.map { type(of: $0) })
+        }
+        return translatable
+    }
+
+    /// The expression as the type it is (`Q`, its dynamic type, which ``translatable(_:)``
+    /// checked by identity), without a dynamic cast.
+    private static func reinterpret<Q: QueryTranslatable>(
+        _ expression: any StandardPredicateExpression<Bool>, as type: Q.Type
+    ) -> any QueryTranslatable {
+        func same<E: StandardPredicateExpression<Bool>>(_ expression: E) -> Q { unsafeBitCast(expression, to: Q.self) }
+        return _openExistential(expression, do: same)
     }
 
     /// Translates a predicate of a new shape with parameters for its values, and keeps it.
