@@ -32,7 +32,7 @@ extension EntityRows {
         var selection: [Int]
         if attribute.name == "id" {
             // `indexedCandidateSlots(_:)`'s one key: the key index holds UUID and String ids as they are.
-            guard idLookup(attribute, [constant]) != nil else { return nil }
+            guard keyIndexFinds(attribute, constant) else { return nil }
             guard let slot = slotByKey[constant] else { return [] }
             selection = [slot]
         } else {
