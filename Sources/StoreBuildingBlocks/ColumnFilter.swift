@@ -41,13 +41,6 @@ struct ColumnFilter {
         }
     }
 
-    /// The filter of one operand (no `&&`), over `columns`; `nil` when it names an attribute
-    /// that has no column. (`EntityRows.equalityLookup(_:)`: its one equality.)
-    init?(operand: QueryExpression, columns: [AttributeColumn]) {
-        guard let test = Self.test(operand, columns) else { return nil }
-        tests = [test]
-    }
-
     private static func test(_ operand: QueryExpression, _ columns: [AttributeColumn]) -> Test? {
         func column(_ attribute: QueryAttribute) -> AttributeColumn? { columns.first { $0.attribute == attribute } }
         let comparison: (QueryAttribute, QueryComparison, SnapshotValue)?
