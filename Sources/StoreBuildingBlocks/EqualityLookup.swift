@@ -37,15 +37,17 @@ extension EntityRows {
             guard let slot = slotByKey[constant] else { return [] }
             selection = [slot]
         } else {
-            guard let index = indexes.first(where: { $0.attribute == attribute }),
-                  let keys = index.primaryKeys(equalTo: constant, limit: slotByKey.count / 2) else { return nil }
+            // Found by position and read in place: `first(where:)` copied the index (and below, the
+            // column) to hand it to its closure, about 700 instructions of an indexed equality.
+            guard let index = indexes.indices.first(where: { indexes[$0].attribute == attribute }),
+                  let keys = indexes[index].primaryKeys(equalTo: constant, limit: slotByKey.count / 2) else { return nil }
             selection = []
             selection.reserveCapacity(keys.count)
             for key in keys { if let slot = slotByKey[key] { selection.append(slot) } }
             if selection.count > 1 { selection.sort() }
         }
         guard !selection.isEmpty else { return [] }
-        guard let column = columns.firstIndex(where: { $0.attribute == attribute }) else { return nil }
+        guard let column = columns.indices.first(where: { columns[$0].attribute == attribute }) else { return nil }
         var rows: [DefaultSnapshot] = []
         rows.reserveCapacity(selection.count)
         for slot in selection {
