@@ -17,6 +17,8 @@ extension EntityRows {
     /// - Complexity: O(*n*) typed comparisons per operand of the filter's `&&` (or O(*r*) for
     ///   *r* rows an index finds), O(*m* log *k*) comparisons for *m* matches and a limit *k*.
     func scan<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) -> [DefaultSnapshot]? {
+        // A fetch by key: its rows without planning a scan, and without copying the descriptor.
+        if let found = equalityLookup(request.query) { return found }
         let descriptor = request.descriptor
         switch request.query.sort {
         case .unsorted:
@@ -166,8 +168,8 @@ extension EntityRows {
         return true
     }
 
-    /// The row in a live slot.
-    private func row(at slot: Int) -> DefaultSnapshot {
+    /// The row in a live slot. (Internal: `EntityRows.equalityLookup(_:)` reads its rows here too.)
+    func row(at slot: Int) -> DefaultSnapshot {
         guard let row = slots[slot] else { preconditionFailure("slot \(slot) of \(entity.name) is empty, yet its columns hold a row") }
         return row
     }

@@ -106,17 +106,23 @@ extension EntityRows {
 
     /// `slotByKey` as an index of `id`: exact for UUID and String ids, whose primary key is the
     /// id itself.
-    private func idLookup(_ attribute: QueryAttribute, _ constants: [SnapshotValue]) -> [SnapshotValue]? {
-        guard entity.queryAttributes["id"] == attribute, attribute.type == .uuid || attribute.type == .string,
-              constants.allSatisfy({ constant in
-                  switch constant {
-                  case .uuid: attribute.type == .uuid
-                  case .string: attribute.type == .string
-                  default: false
-                  }
-              })
+    func idLookup(_ attribute: QueryAttribute, _ constants: [SnapshotValue]) -> [SnapshotValue]? {
+        guard idAttribute == attribute, attribute.type == .uuid || attribute.type == .string,
+              constants.allSatisfy({ keyIndexFinds(attribute, $0) })
         else { return nil }
         return constants
+    }
+
+    /// Whether `slotByKey` finds the row of `attribute == constant` (``idLookup(_:_:)`` for one
+    /// constant, without an array; `EntityRows.equalityLookup(_:)` asks it): `attribute` is `id`,
+    /// a UUID or String, and the constant one too.
+    func keyIndexFinds(_ attribute: QueryAttribute, _ constant: SnapshotValue) -> Bool {
+        guard idAttribute == attribute else { return false }
+        switch constant {
+        case .uuid: return attribute.type == .uuid
+        case .string: return attribute.type == .string
+        default: return false
+        }
     }
 
     // MARK: Walks in sort order

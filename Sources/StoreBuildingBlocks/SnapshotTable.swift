@@ -334,9 +334,13 @@ struct EntityRows: Sendable {
     /// The values of every query attribute (`Schema/Entity/queryAttributes`), by slot, for scans
     /// (see `EntityRows.scan(_:)`); empty without attribute indexes.
     var columns: [AttributeColumn]
+    /// `entity.queryAttributes["id"]`, looked up once: a fetch by id asks it (`idLookup`), and
+    /// the lookup hashes the name (about 400 instructions, callgrind).
+    let idAttribute: QueryAttribute?
 
     init(entity: Schema.Entity, keepsAttributeIndexes: Bool = true) {
         self.entity = entity
+        idAttribute = entity.queryAttributes["id"]
         uniqueIndices = Array(repeating: [:], count: entity.uniqueConstraints.count)
         guard keepsAttributeIndexes else {
             indexes = []

@@ -112,4 +112,29 @@ import Testing
         }
         #expect(QueryTranslationCache.count <= QueryTranslationCache.capacity)
     }
+
+    // An expression type without a translation, whose conformance (none) is remembered too.
+    static func offsetBelow(_ value: Int) -> Predicate<Place> { #Predicate { $0.rating + 1 < value } }
+    static func narrowed(_ value: String, _ limit: Int) -> Predicate<Place> { #Predicate { $0.name == value && $0.rating * 2 < limit } }
+
+    @Test func eachExpressionTypeKeepsItsTranslationOrItsLackOfOneOnEveryAsk() {
+        // Asked in turn, so that each ask after the first finds its type's conformance remembered
+        // (QueryTranslationCache.translatable): one that has none stays untranslated, one that
+        // has one translates with its own values, one whose first operand translates is narrowed.
+        for round in 0..<4 {
+            for value in [3, -1] {
+                guard case .untranslated = filter(Self.offsetBelow(value)) else {
+                    Issue.record("round \(round): rating + 1 < \(value) translated")
+                    continue
+                }
+                #expect(filter(Self.below(value)) == .expression(.comparison(.attribute(Self.rating), .lessThan, .constant(.int(Int64(value))))),
+                        "round \(round)")
+                guard case let .narrowed(leading, _) = filter(Self.narrowed("n\(value)", value)) else {
+                    Issue.record("round \(round): name == n\(value) && rating * 2 < \(value) not narrowed")
+                    continue
+                }
+                #expect(leading == .comparison(.attribute(Self.name), .equal, .constant(.string("n\(value)"))), "round \(round)")
+            }
+        }
+    }
 }

@@ -801,3 +801,16 @@ MUTATIONS += [
                  "only a registration made settled in the same fetch (a fetch registers a row only when none is held), "
                  "which has no unsettled entry"),
 ]
+
+# A fetch whose whole filter is one equality on `id` or an indexed attribute is answered by a
+# lookup, without planning a scan (issue 30).
+EQUALITY_LOOKUP = "Sources/StoreBuildingBlocks/EqualityLookup.swift"
+MUTATIONS += [
+    m("N01", "query", EQUALITY_LOOKUP, "a fetch by indexed value returns the rows in the index's order, not insertion order",  # EqualityLookupTests.theLookupAnswersAsTheEvaluatorDoes
+      "            if selection.count > 1 { selection.sort() }\n", ""),
+    m("N02", "query", EQUALITY_LOOKUP, "a fetch by indexed value returns the rows whose value does not read as its type",  # EqualityLookupTests.rowsTheStoredValuesCannotDecideLeaveTheRequestToTheEvaluator
+      "guard let stored = columns[column].value(at: slot), let matches = QueryComparison.equal.evaluate(stored, constant) else { return nil }",
+      "let matches = true"),
+    m("N03", "query", EQUALITY_LOOKUP, "a fetch by indexed value with an offset or a limit returns every row",  # EqualityLookupTests.pagesSortsAndOtherOperandsAreLeftToTheGeneralPath
+      "query.fetchOffset == nil, query.fetchLimit == nil,", ""),
+]

@@ -43,7 +43,9 @@ extension FetchQuery {
     }
 
     static func sort<T: PersistentModel>(_ sortBy: [SortDescriptor<T>]) -> Sort {
-        guard !sortBy.isEmpty else { return .unsorted }
+        // `count`, not `isEmpty`: `isEmpty` is `Collection`'s, which this unspecialized code
+        // reaches through the metadata of `[SortDescriptor<T>]` (about 1,000 instructions, callgrind).
+        guard sortBy.count > 0 else { return .unsorted }
         let attributes = ModelAttributes.of(T.self)
         var keys: [QuerySortKey] = []
         for sort in sortBy {

@@ -45,14 +45,47 @@ package enum QueryTranslationCache {
         // A deliberate translation mistake must reach the translation, not a cached one.
         if QueryTranslationFault.active != nil { return nil }
         #endif
-        guard let translatable = predicate.expression as? any QueryTranslatable else { return nil }
-        var reader = PredicateShapeReader(model: T.self, expression: translatable, root: predicate.variable.key)
+        guard let conforming = conformance(of: predicate.expression) else { return nil }
+        return filter(predicate, as: conforming)
+    }
+
+    /// ``filter(_:)`` with the expression's type `Q` known: the expression is read as a `Q`
+    /// (its dynamic type, which ``conformance(of:)`` gives), neither cast nor boxed again.
+    private static func filter<T: PersistentModel, Q: QueryTranslatable>(_ predicate: Predicate<T>, as type: Q.Type) -> FetchQuery.Filter? {
+        func same<E: StandardPredicateExpression<Bool>>(_ expression: E) -> Q { unsafeBitCast(expression, to: Q.self) }
+        let translatable = _openExistential(predicate.expression, do: same)
+        var reader = PredicateShapeReader(model: T.self, expressionType: Q.self, root: predicate.variable.key)
         translatable.readShape(&reader)
         let shape = reader.shape
         let entry = entries.withLock { $0[shape] } ?? add(shape, translating: translatable, model: T.self, root: predicate.variable.key)
         guard case let .translated(template, parameterCount) = entry, parameterCount == reader.values.count else { return nil }
         let expression = template.substituting(reader.values)
         return .expression(reader.hasNaN ? expression.foldingNaNComparisons() : expression)
+    }
+
+    /// Each expression type met, with its ``QueryTranslatable`` conformance (`nil`: none), so
+    /// that a predicate's expression is cast once per type, not once per fetch (a dynamic cast
+    /// to a protocol existential and a box for the result, about 1,900 instructions of a fetch
+    /// by id, callgrind). Bounded as ``entries`` is: a program has a fixed set of `#Predicate`s.
+    private static let conformances = Locked<[ObjectIdentifier: TranslatableType]>([:])
+
+    /// A ``QueryTranslatable`` conformance, or its absence.
+    private struct TranslatableType: @unchecked Sendable {
+        // @unchecked: a metatype is immutable.
+        let type: (any QueryTranslatable.Type)?
+    }
+
+    /// The expression's dynamic type when it is ``QueryTranslatable`` (`expression as? any
+    /// QueryTranslatable`), `nil` when not; cast once per type, then found in ``conformances``.
+    static func conformance(of expression: any StandardPredicateExpression<Bool>) -> (any QueryTranslatable.Type)? {
+        let key = ObjectIdentifier(type(of: expression))
+        if let known = conformances.withLock({ $0[key] }) { return known.type }
+        let conforming = (expression as? any QueryTranslatable).map { type(of: $0) }
+        conformances.withLock { conformances in
+            if conformances.count >= capacity { conformances.removeAll(keepingCapacity: true) }
+            conformances[key] = TranslatableType(type: conforming)
+        }
+        return conforming
     }
 
     /// Translates a predicate of a new shape with parameters for its values, and keeps it.
@@ -113,8 +146,8 @@ struct PredicateShapeReader {
     /// The variables bound by optional chaining around the node being read, innermost last.
     private var bound: [PredicateExpressions.VariableID] = []
 
-    init<T: PersistentModel>(model: T.Type, expression: any QueryTranslatable, root: PredicateExpressions.VariableID) {
-        shape = PredicateShape(model: ObjectIdentifier(T.self), expression: ObjectIdentifier(type(of: expression)))
+    init<T: PersistentModel>(model: T.Type, expressionType: any QueryTranslatable.Type, root: PredicateExpressions.VariableID) {
+        shape = PredicateShape(model: ObjectIdentifier(T.self), expression: ObjectIdentifier(expressionType))
         self.root = root
     }
 
