@@ -15,7 +15,7 @@ public enum SnapshotJSON {
     /// The deepest nesting the writer writes: a value whose arrays and objects (tagged forms
     /// included) nest deeper is refused. The parser reads somewhat deeper (see
     /// `Parser.maximumDepth`), so whatever was written reads back even inside a caller's framing.
-    public static let maximumDepth = 512
+    public static let maximumDepth = SnapshotValue.maximumNestingDepth
 
     /// Appends `value` as compact JSON, object keys sorted (the same value always gives the same
     /// bytes). Every value that is written reads back exactly (`parse(_:)`): numbers JSON lacks

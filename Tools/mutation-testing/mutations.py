@@ -814,3 +814,21 @@ MUTATIONS += [
     m("N03", "query", EQUALITY_LOOKUP, "a fetch by indexed value with an offset or a limit returns every row",  # EqualityLookupTests.pagesSortsAndOtherOperandsAreLeftToTheGeneralPath
       "query.fetchOffset == nil, query.fetchLimit == nil,", ""),
 ]
+
+# Values read back exactly, or are refused before any store sees them (an independent tester,
+# 2026-11-29): a Float NaN keeps its bits; a value nested past the limit is refused, not recursed.
+FLOAT_BITS = "Sources/StoreProtocol/Snapshot/FloatBits.swift"
+MUTATIONS += [
+    m("X01", "coder", FLOAT_BITS, "a Float NaN widens through the hardware: a signaling NaN is quieted",  # SnapshotEncoderLimitsTests.everyFloatWidensAndNarrowsBitForBit, ValueFidelityTests.everyFloatNaNReadsBackBitForBit
+      "        guard isNaN else { return Double(self) }\n", "        if true { return Double(self) }\n"),
+    m("X02", "coder", FLOAT_BITS, "a Double NaN narrows to Float through the hardware: a signaling Float NaN reads back quieted",  # SnapshotEncoderLimitsTests.everyFloatWidensAndNarrowsBitForBit, ValueFidelityTests.everyFloatNaNReadsBackBitForBit
+      "        self.init(bitPattern: UInt32(truncatingIfNeeded: bits >> 63) << 31 | 0xFF << 23 | payload)",
+      "        self = Float(double)"),
+    m("X03", "context", CONTEXT_REGISTRATION, "a value nested too deep is refused as unencodableModel, not the documented unsupportedValue",  # ValueFidelityTests.aValueNestedTooDeepIsRefusedBeforeAnythingIsWritten, theDepthLimitIsFiveHundredAndTwelveLevels
+      "catch let error as DataStoreError where error.code == .unsupportedValue {",
+      "catch let error as DataStoreError where error.code == .unsupportedValue && false {"),
+    m("X04", "coder", ENCODER, "the encoder recurses into a value however deep it nests: a deep Codable value overflows the stack",  # ValueFidelityTests.aValueNestedTooDeepIsRefusedBeforeAnythingIsWritten (crashes)
+      "        guard depth < SnapshotValue.maximumNestingDepth else { throw TooDeep(codingPath: codingPath()) }\n", ""),
+    m("X05", "coder", ENCODER, "a value nested too deep through a type's own nested containers is not measured: MemoryStore keeps it",  # SnapshotEncoderLimitsTests.aValueNestedDeeperThanTheLimitIsRefused
+      "            guard depth < SnapshotValue.maximumNestingDepth else { throw TooDeep(path: []) }\n", ""),
+]

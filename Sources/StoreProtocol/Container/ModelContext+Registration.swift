@@ -58,7 +58,12 @@ extension ModelContext {
 
         func currentValues() throws -> [String: SnapshotValue] {
             let values: [String: SnapshotValue]
-            do { values = try model.storedValues() } catch {
+            do { values = try model.storedValues() } catch let error as DataStoreError where error.code == .unsupportedValue {
+                // A value no store holds (one nested too deep) is refused with the code every
+                // store gives for such a value, as the docs promise.
+                throw DataStoreError(.unsupportedValue, "\(model.persistentModelID) could not be saved: \(error.message)",
+                                     underlyingError: error)
+            } catch {
                 throw ModelContextError(.unencodableModel, "\(model.persistentModelID) could not be encoded: \(error).")
             }
             if let unlisted = values.keys.first(where: { !isStoredName($0) }) {

@@ -81,10 +81,10 @@ extension Double: SnapshotValueConvertible {
 }
 
 extension Float: SnapshotValueConvertible {
-    /// Widened exactly to a `Double`.
-    @inlinable public var snapshotValue: SnapshotValue { .double(Double(self)) }
+    /// Widened exactly to a `Double`, a NaN by its bits (see `bitExactDouble`).
+    @inlinable public var snapshotValue: SnapshotValue { .double(bitExactDouble) }
     @inlinable public init(snapshotValue value: SnapshotValue) throws {
-        do { self = Float(try Double(snapshotValue: value)) } catch { throw SnapshotValueMismatch(Float.self, found: value) }
+        do { self = Float(bitExact: try Double(snapshotValue: value)) } catch { throw SnapshotValueMismatch(Float.self, found: value) }
     }
 }
 

@@ -104,7 +104,7 @@ extension Double: QueryScalar {
 
 extension Float: QueryScalar {
     static var queryValueType: QueryValueType? { .float }
-    var querySnapshotValue: SnapshotValue { .double(Double(self)) }
+    var querySnapshotValue: SnapshotValue { .double(bitExactDouble) }
 }
 
 extension Date: QueryScalar {

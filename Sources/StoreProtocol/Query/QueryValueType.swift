@@ -92,7 +92,7 @@ public enum QueryValueType: String, Sendable, Hashable, CaseIterable {
             }
         case .float:
             guard case .double(let v)? = Self.double.canonicalValue(of: value) else { return nil }
-            return .double(Double(Float(v)))
+            return .double(Float(bitExact: v).bitExactDouble)
         case .int: return Self.integer(value, as: Int.self)
         case .int8: return Self.integer(value, as: Int8.self)
         case .int16: return Self.integer(value, as: Int16.self)

@@ -90,7 +90,7 @@ enum SnapshotDecoding {
             default: throw mismatch(type, value, codingPath())
             }
         }
-        if type == Float.self { return reinterpret(Float(try floating(value, codingPath())), as: T.self) }
+        if type == Float.self { return reinterpret(Float(bitExact: try floating(value, codingPath())), as: T.self) }
         if type == Int8.self { return reinterpret(try integer(value, as: Int8.self, codingPath()), as: T.self) }
         if type == Int16.self { return reinterpret(try integer(value, as: Int16.self, codingPath()), as: T.self) }
         if type == Int32.self { return reinterpret(try integer(value, as: Int32.self, codingPath()), as: T.self) }
@@ -170,7 +170,7 @@ enum SnapshotDecoding {
             try floating(try value(for: key), codingPath + [key])
         }
         func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-            Float(try floating(try value(for: key), codingPath + [key]))
+            Float(bitExact: try floating(try value(for: key), codingPath + [key]))
         }
         func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(try value(for: key), as: type, codingPath + [key]) }
         func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(try value(for: key), as: type, codingPath + [key]) }
@@ -253,7 +253,7 @@ enum SnapshotDecoding {
         func decode(_ type: String.Type) throws -> String { try string(value, codingPath) }
         func decode(_ type: Bool.Type) throws -> Bool { try bool(value, codingPath) }
         func decode(_ type: Double.Type) throws -> Double { try floating(value, codingPath) }
-        func decode(_ type: Float.Type) throws -> Float { Float(try floating(value, codingPath)) }
+        func decode(_ type: Float.Type) throws -> Float { Float(bitExact: try floating(value, codingPath)) }
         func decode(_ type: Int.Type) throws -> Int { try integer(value, as: type, codingPath) }
         func decode(_ type: Int8.Type) throws -> Int8 { try integer(value, as: type, codingPath) }
         func decode(_ type: Int16.Type) throws -> Int16 { try integer(value, as: type, codingPath) }

@@ -10,9 +10,16 @@ public struct SnapshotEncoder: Sendable {
     public init() {}
 
     /// Encodes `value` into one snapshot value.
-    /// - Throws: `EncodingError` when the value's own `encode(to:)` throws.
+    /// - Throws: `EncodingError` when the value's own `encode(to:)` throws;
+    ///   ``DataStoreError/Code/unsupportedValue`` when the value's arrays and objects nest deeper
+    ///   than ``SnapshotValue/maximumNestingDepth`` (counted as a JSON store counts them, the
+    ///   value itself being the first level), which no store holds.
     public func encode<T: Encodable>(_ value: T) throws -> SnapshotValue {
-        try SnapshotEncoding.box(value, codingPath: []).finish()
+        do {
+            return try SnapshotEncoding.box(value, codingPath: [], depth: 0).finish(depth: 0)
+        } catch let error as SnapshotEncoding.TooDeep {
+            throw error.refusal(of: T.self)
+        }
     }
 
     /// Encodes a keyed value into its fields: coding key -> value.
@@ -40,12 +47,49 @@ enum SnapshotEncoding {
         case object(ObjectBox)
         case array(ArrayBox)
 
-        func finish() -> SnapshotValue {
+        /// The slot's value, when it and what it holds nest no deeper than the limit, `depth`
+        /// being its own level (a container built by a value's own recursion through nested
+        /// containers, which `box` does not see, is measured here).
+        func finish(depth: Int) throws(TooDeep) -> SnapshotValue {
+            guard depth < SnapshotValue.maximumNestingDepth else { throw TooDeep(path: []) }
             switch self {
             case .value(let v): return v
-            case .object(let box): return .object(box.slots.mapValues { $0.finish() })
-            case .array(let box): return .array(box.slots.map { $0.finish() })
+            case .object(let box):
+                var object = [String: SnapshotValue](minimumCapacity: box.slots.count)
+                for (key, slot) in box.slots {
+                    do { object[key] = try slot.finish(depth: depth + 1) } catch { throw TooDeep(path: [".\(key)"] + error.path) }
+                }
+                return .object(object)
+            case .array(let box):
+                var array: [SnapshotValue] = []
+                array.reserveCapacity(box.slots.count)
+                for (index, slot) in box.slots.enumerated() {
+                    do { array.append(try slot.finish(depth: depth + 1)) } catch { throw TooDeep(path: ["[\(index)]"] + error.path) }
+                }
+                return .array(array)
             }
+        }
+    }
+
+    /// A value nesting deeper than ``SnapshotValue/maximumNestingDepth``; `path` names where,
+    /// outermost step first.
+    struct TooDeep: Error {
+        var path: [String]
+
+        init(path: [String]) { self.path = path }
+
+        /// Where a too-deep value was met, from the coding path of the value one level too deep.
+        init(codingPath: [any CodingKey]) {
+            path = codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }
+        }
+
+        /// The error a store would give for it, worded as `SnapshotJSON`'s refusal.
+        func refusal<T>(of type: T.Type) -> DataStoreError {
+            // The outermost steps say where; the rest repeats.
+            let steps = path.prefix(6).joined() + (path.count > 6 ? "…" : "")
+            return DataStoreError(.unsupportedValue,
+                "A value of \(T.self) nests more than \(SnapshotValue.maximumNestingDepth) levels deep"
+                + "\(steps.isEmpty ? "" : " (at \(steps))"), which no store holds. Flatten the attribute; nothing was written.")
         }
     }
 
@@ -57,7 +101,10 @@ enum SnapshotEncoding {
     /// Boxes one value, recognising primitives (whose own `encode(to:)` would call back here)
     /// and the types that have their own snapshot case, by metatype identity: a pointer
     /// comparison, where a chain of `as?` casts walks the runtime for each attribute.
-    static func box<T: Encodable>(_ value: T, codingPath: @autoclosure () -> [any CodingKey]) throws -> Slot {
+    /// `depth` is the value's level (the encoded value's is 0); a value at the limit or below is
+    /// refused before its `encode(to:)` runs, so a recursive type cannot exhaust the stack.
+    static func box<T: Encodable>(_ value: T, codingPath: @autoclosure () -> [any CodingKey], depth: Int) throws -> Slot {
+        guard depth < SnapshotValue.maximumNestingDepth else { throw TooDeep(codingPath: codingPath()) }
         let type = T.self
         if type == String.self { return .value(.string(reinterpret(value, as: String.self))) }
         if type == Int.self { return .value(.int(Int64(reinterpret(value, as: Int.self)))) }
@@ -69,7 +116,7 @@ enum SnapshotEncoding {
         if type == Data.self { return .value(.data(reinterpret(value, as: Data.self))) }
         if type == URL.self { return .value(.string(reinterpret(value, as: URL.self).absoluteString)) }
         if type == Decimal.self { return .value(.decimal(reinterpret(value, as: Decimal.self))) }
-        if type == Float.self { return .value(.double(Double(reinterpret(value, as: Float.self)))) }
+        if type == Float.self { return .value(.double(reinterpret(value, as: Float.self).bitExactDouble)) }
         if type == Int8.self { return .value(integer(reinterpret(value, as: Int8.self))) }
         if type == Int16.self { return .value(integer(reinterpret(value, as: Int16.self))) }
         if type == Int32.self { return .value(integer(reinterpret(value, as: Int32.self))) }
@@ -79,28 +126,33 @@ enum SnapshotEncoding {
         if type == UInt16.self { return .value(integer(reinterpret(value, as: UInt16.self))) }
         if type == UInt32.self { return .value(integer(reinterpret(value, as: UInt32.self))) }
         if type == UInt64.self { return .value(integer(reinterpret(value, as: UInt64.self))) }
-        let encoder = Encoder(codingPath: codingPath())
+        let encoder = Encoder(codingPath: codingPath(), depth: depth)
         try value.encode(to: encoder)
         return encoder.slot ?? .value(.object([:]))
     }
 
     final class Encoder: Swift.Encoder {
         let codingPath: [any CodingKey]
+        /// The level of the value this encoder encodes; what its containers hold is one deeper.
+        let depth: Int
         var userInfo: [CodingUserInfoKey: Any] { [:] }
         var slot: Slot?
 
-        init(codingPath: [any CodingKey]) { self.codingPath = codingPath }
+        init(codingPath: [any CodingKey], depth: Int) {
+            self.codingPath = codingPath
+            self.depth = depth
+        }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
             let box: ObjectBox
             if case .object(let existing) = slot { box = existing } else { box = ObjectBox(); slot = .object(box) }
-            return KeyedEncodingContainer(KeyedContainer(box: box, codingPath: codingPath))
+            return KeyedEncodingContainer(KeyedContainer(box: box, codingPath: codingPath, depth: depth))
         }
 
         func unkeyedContainer() -> any UnkeyedEncodingContainer {
             let box: ArrayBox
             if case .array(let existing) = slot { box = existing } else { box = ArrayBox(); slot = .array(box) }
-            return UnkeyedContainer(box: box, codingPath: codingPath)
+            return UnkeyedContainer(box: box, codingPath: codingPath, depth: depth)
         }
 
         func singleValueContainer() -> any SingleValueEncodingContainer { SingleContainer(encoder: self) }
@@ -109,12 +161,14 @@ enum SnapshotEncoding {
     struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let box: ObjectBox
         let codingPath: [any CodingKey]
+        /// The level of the object; its values are one deeper.
+        let depth: Int
 
         mutating func encodeNil(forKey key: Key) { box.slots[key.stringValue] = .value(.null) }
         mutating func encode(_ value: Bool, forKey key: Key) { box.slots[key.stringValue] = .value(.bool(value)) }
         mutating func encode(_ value: String, forKey key: Key) { box.slots[key.stringValue] = .value(.string(value)) }
         mutating func encode(_ value: Double, forKey key: Key) { box.slots[key.stringValue] = .value(.double(value)) }
-        mutating func encode(_ value: Float, forKey key: Key) { box.slots[key.stringValue] = .value(.double(Double(value))) }
+        mutating func encode(_ value: Float, forKey key: Key) { box.slots[key.stringValue] = .value(.double(value.bitExactDouble)) }
         mutating func encode(_ value: Int, forKey key: Key) { box.slots[key.stringValue] = .value(.int(Int64(value))) }
         mutating func encode(_ value: Int8, forKey key: Key) { box.slots[key.stringValue] = .value(integer(value)) }
         mutating func encode(_ value: Int16, forKey key: Key) { box.slots[key.stringValue] = .value(integer(value)) }
@@ -126,7 +180,7 @@ enum SnapshotEncoding {
         mutating func encode(_ value: UInt32, forKey key: Key) { box.slots[key.stringValue] = .value(integer(value)) }
         mutating func encode(_ value: UInt64, forKey key: Key) { box.slots[key.stringValue] = .value(integer(value)) }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            box.slots[key.stringValue] = try SnapshotEncoding.box(value, codingPath: codingPath + [key])
+            box.slots[key.stringValue] = try SnapshotEncoding.box(value, codingPath: codingPath + [key], depth: depth + 1)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(
@@ -134,48 +188,50 @@ enum SnapshotEncoding {
         ) -> KeyedEncodingContainer<NestedKey> {
             let nested = ObjectBox()
             box.slots[key.stringValue] = .object(nested)
-            return KeyedEncodingContainer(KeyedContainer<NestedKey>(box: nested, codingPath: codingPath + [key]))
+            return KeyedEncodingContainer(KeyedContainer<NestedKey>(box: nested, codingPath: codingPath + [key], depth: depth + 1))
         }
 
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
             let nested = ArrayBox()
             box.slots[key.stringValue] = .array(nested)
-            return UnkeyedContainer(box: nested, codingPath: codingPath + [key])
+            return UnkeyedContainer(box: nested, codingPath: codingPath + [key], depth: depth + 1)
         }
 
         mutating func superEncoder() -> any Swift.Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
         mutating func superEncoder(forKey key: Key) -> any Swift.Encoder {
-            ReferencingEncoder(codingPath: codingPath + [key]) { [box] slot in box.slots[key.stringValue] = slot }
+            ReferencingEncoder(codingPath: codingPath + [key], depth: depth + 1) { [box] slot in box.slots[key.stringValue] = slot }
         }
     }
 
     struct UnkeyedContainer: UnkeyedEncodingContainer {
         let box: ArrayBox
         let codingPath: [any CodingKey]
+        /// The level of the array; its elements are one deeper.
+        let depth: Int
         var count: Int { box.slots.count }
 
         private var nextKey: any CodingKey { IndexKey(index: box.slots.count) }
 
         mutating func encodeNil() { box.slots.append(.value(.null)) }
         mutating func encode<T: Encodable>(_ value: T) throws {
-            box.slots.append(try SnapshotEncoding.box(value, codingPath: codingPath + [nextKey]))
+            box.slots.append(try SnapshotEncoding.box(value, codingPath: codingPath + [nextKey], depth: depth + 1))
         }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
             let nested = ObjectBox()
             let path = codingPath + [nextKey]
             box.slots.append(.object(nested))
-            return KeyedEncodingContainer(KeyedContainer<NestedKey>(box: nested, codingPath: path))
+            return KeyedEncodingContainer(KeyedContainer<NestedKey>(box: nested, codingPath: path, depth: depth + 1))
         }
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
             let nested = ArrayBox()
             let path = codingPath + [nextKey]
             box.slots.append(.array(nested))
-            return UnkeyedContainer(box: nested, codingPath: path)
+            return UnkeyedContainer(box: nested, codingPath: path, depth: depth + 1)
         }
         mutating func superEncoder() -> any Swift.Encoder {
             let index = box.slots.count
             box.slots.append(.value(.null))
-            return ReferencingEncoder(codingPath: codingPath + [IndexKey(index: index)]) { [box] slot in box.slots[index] = slot }
+            return ReferencingEncoder(codingPath: codingPath + [IndexKey(index: index)], depth: depth + 1) { [box] slot in box.slots[index] = slot }
         }
     }
 
@@ -185,7 +241,8 @@ enum SnapshotEncoding {
 
         mutating func encodeNil() { encoder.slot = .value(.null) }
         mutating func encode<T: Encodable>(_ value: T) throws {
-            encoder.slot = try SnapshotEncoding.box(value, codingPath: codingPath)
+            // The single value takes the encoder's own place, at its level.
+            encoder.slot = try SnapshotEncoding.box(value, codingPath: codingPath, depth: encoder.depth)
         }
     }
 
@@ -196,8 +253,8 @@ enum SnapshotEncoding {
         var codingPath: [any CodingKey] { inner.codingPath }
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-        init(codingPath: [any CodingKey], write: @escaping (Slot) -> Void) {
-            inner = Encoder(codingPath: codingPath)
+        init(codingPath: [any CodingKey], depth: Int, write: @escaping (Slot) -> Void) {
+            inner = Encoder(codingPath: codingPath, depth: depth)
             self.write = write
         }
         deinit { write(inner.slot ?? .value(.object([:]))) }
