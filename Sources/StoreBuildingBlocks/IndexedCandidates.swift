@@ -106,7 +106,7 @@ extension EntityRows {
 
     /// `slotByKey` as an index of `id`: exact for UUID and String ids, whose primary key is the
     /// id itself.
-    func idLookup(_ attribute: QueryAttribute, _ constants: [SnapshotValue]) -> [SnapshotValue]? {
+    private func idLookup(_ attribute: QueryAttribute, _ constants: [SnapshotValue]) -> [SnapshotValue]? {
         guard idAttribute == attribute, attribute.type == .uuid || attribute.type == .string,
               constants.allSatisfy({ keyIndexFinds(attribute, $0) })
         else { return nil }
