@@ -315,6 +315,8 @@ MUTATIONS = [
     m("Z03", "context", CONTEXT_TRACKING, "deleting another container's model is accepted and registers it here",  # RelationshipOwnershipTests.deletingAModelOfAnotherContainerIsRefused
       "                + \"instance tracked by two contexts. Delete it through a context of its own container; nothing was saved.\"))\n            return",
       "                + \"instance tracked by two contexts. Delete it through a context of its own container; nothing was saved.\"))"),
+    m("Z04", "files", "Sources/StoreFiles/RegularFileOpening.swift", "a directory opened for writing where a store keeps a file is an ioFailure, not invalidConfiguration",  # DamagedLogFileTests.aDirectoryWhereTheLockBelongsIsAConfigurationError
+      "code == ENOTDIR || code == EISDIR, let kind", "code == ENOTDIR, let kind"),
 
     # The context: identity map, change tracking, rollback, ordering.
     m("C14", "context", CONTEXT_SAVE, "a model let go is forgotten before inverses are in step",
